@@ -1,0 +1,1 @@
+"""The table-side device: hardware adapters, the referee app and the CLI."""

@@ -1,0 +1,1 @@
+"""Subcommands of the ``zefiria`` CLI, one module each."""

@@ -1,0 +1,74 @@
+"""Zefiria's rules engine: standard library only, so it runs anywhere (the Pi, a phone port).
+
+The public API is re-exported here; see ``docs/`` for the notation and the record format.
+"""
+
+from .actions import (
+    Action,
+    Breeze,
+    ChooseFirst,
+    ChooseSleeper,
+    EndTurn,
+    Fly,
+    Leave,
+    Place,
+    Retrieve,
+    Spend,
+)
+from .deck import Blizzard, Deck, DeckError, GridCard, IslandFace, Tornado, default_deck, load_deck
+from .errors import IllegalActionError, InvalidActionError, Reason, RecordError, ZefiriaError
+from .grid import ALL_CELLS, CORNERS, SIZE, Cell, Direction, home_cell
+from .rng import Rng
+from .spirits import Spirit
+from .state import (
+    Difficulty,
+    GameConfig,
+    GameState,
+    Mode,
+    Phase,
+    Position,
+    StormEffect,
+    StormEvent,
+)
+
+__all__ = [
+    "ALL_CELLS",
+    "CORNERS",
+    "SIZE",
+    "Action",
+    "Blizzard",
+    "Breeze",
+    "Cell",
+    "ChooseFirst",
+    "ChooseSleeper",
+    "Deck",
+    "DeckError",
+    "Difficulty",
+    "Direction",
+    "EndTurn",
+    "Fly",
+    "GameConfig",
+    "GameState",
+    "GridCard",
+    "IllegalActionError",
+    "InvalidActionError",
+    "IslandFace",
+    "Leave",
+    "Mode",
+    "Phase",
+    "Place",
+    "Position",
+    "Reason",
+    "RecordError",
+    "Retrieve",
+    "Rng",
+    "Spend",
+    "Spirit",
+    "StormEffect",
+    "StormEvent",
+    "Tornado",
+    "ZefiriaError",
+    "default_deck",
+    "home_cell",
+    "load_deck",
+]

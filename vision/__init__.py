@@ -1,0 +1,1 @@
+"""Perception: reads the table from a camera photo. Imports the engine, never the device."""
