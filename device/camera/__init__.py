@@ -1,0 +1,1 @@
+"""Camera sources: Pi camera, USB webcam, a folder of photos, the simulated table."""

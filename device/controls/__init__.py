@@ -1,0 +1,1 @@
+"""Buttons, LEDs and buzzer (gpiozero) and a keyboard stand-in, as one event queue."""
