@@ -1,0 +1,100 @@
+"""The rectified board: the table plane seen from straight above, in grid units.
+
+Calibration finds a homography from *lattice* coordinates (cell ``(r, c)`` spans
+``[c, c+1] x [r, r+1]``) to the photo. Every reading warps the photo once into a small
+"board" image where each cell is ``pitch`` pixels square with a ``margin`` of table around
+the grid; all later work (cards, pawns, gems, hands) happens on that image, which is why a
+reading costs a few milliseconds rather than a pass over 2 megapixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine.grid import SIZE, Cell
+
+F64 = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the grid lies in the photo and how the board image is laid out."""
+
+    lattice_to_image: F64  # 3x3 homography, full-resolution photo pixels
+    image_size: tuple[int, int]  # (width, height) of the calibration photos
+    pitch: int  # board pixels per cell
+    margin: float  # table shown around the grid, in cells
+    shrink: int  # the photo is shrunk by this integer factor before warping
+
+    @property
+    def board_size(self) -> tuple[int, int]:
+        side = round((SIZE + 2 * self.margin) * self.pitch)
+        return (side, side)
+
+    def lattice_to_board(self) -> F64:
+        s = float(self.pitch)
+        o = self.margin * s
+        return np.array([[s, 0.0, o], [0.0, s, o], [0.0, 0.0, 1.0]])
+
+    def board_to_small_image(self) -> F64:
+        """Homography from board pixels to the shrunk photo's pixels."""
+        down = np.diag([1.0 / self.shrink, 1.0 / self.shrink, 1.0])
+        m: F64 = down @ self.lattice_to_image @ np.linalg.inv(self.lattice_to_board())
+        return m
+
+    def cell_centre(self, cell: Cell) -> tuple[float, float]:
+        """Board pixel (x, y) of a cell's centre."""
+        o = self.margin * self.pitch
+        return (o + (cell[1] + 0.5) * self.pitch, o + (cell[0] + 0.5) * self.pitch)
+
+    def board_to_lattice(self, x: float, y: float) -> tuple[float, float]:
+        """Lattice (column, row) coordinates of a board pixel."""
+        o = self.margin * self.pitch
+        return ((x - o) / self.pitch, (y - o) / self.pitch)
+
+    def board_to_image(self, pts: F64) -> F64:
+        """Full-resolution photo pixels of board points (N x 2)."""
+        m = self.lattice_to_image @ np.linalg.inv(self.lattice_to_board())
+        out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), m)
+        return out.reshape(-1, 2)
+
+    def shrink_photo(self, image: U8) -> U8:
+        if self.shrink == 1:
+            return image
+        h, w = image.shape[:2]
+        small: U8 = cv2.resize(
+            image, (w // self.shrink, h // self.shrink), interpolation=cv2.INTER_AREA
+        )
+        return small
+
+    def warp(self, image: U8) -> U8:
+        """The board image of a full-resolution photo taken from the calibrated pose."""
+        small = self.shrink_photo(image)
+        board: U8 = cv2.warpPerspective(
+            small,
+            self.board_to_small_image(),
+            self.board_size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        return board
+
+
+def choose_shrink(lattice_to_image: F64, pitch: int) -> int:
+    """The largest integer shrink that keeps every cell at least ~1.5x ``pitch`` wide.
+
+    Warping straight from the full photo would alias (each board pixel samples one of ~25
+    photo pixels); shrinking first with area averaging keeps the board clean and makes the
+    warp cheap.
+    """
+    corners = np.array([[c, r] for r in range(SIZE + 1) for c in range(SIZE + 1)], np.float64)
+    img = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), lattice_to_image).reshape(
+        SIZE + 1, SIZE + 1, 2
+    )
+    dx = np.linalg.norm(np.diff(img, axis=1), axis=2).min()
+    dy = np.linalg.norm(np.diff(img, axis=0), axis=2).min()
+    return max(1, int(min(dx, dy) // (1.5 * pitch)))
