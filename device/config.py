@@ -373,8 +373,12 @@ class _Reader:
                     table, key, f"GPIO{pin} carries I2C to the display; pick another pin"
                 )
             if pin in used:
-                other = ".".join(used[pin])
-                raise self.lines.error(table, key, f"GPIO{pin} is already used by {other}")
+                # blame the key the file sets: the other one may be a default
+                here, there = (table, key), used[pin]
+                if self.lines.line_of(*here) is None and self.lines.line_of(*there) is not None:
+                    here, there = there, here
+                other = ".".join(there)
+                raise self.lines.error(*here, f"GPIO{pin} is already used by {other}")
             used[pin] = (table, key)
 
 
