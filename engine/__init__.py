@@ -19,6 +19,8 @@ from .deck import Blizzard, Deck, DeckError, GridCard, IslandFace, Tornado, defa
 from .errors import IllegalActionError, InvalidActionError, Reason, RecordError, ZefiriaError
 from .grid import ALL_CELLS, CORNERS, SIZE, Cell, Direction, home_cell
 from .rng import Rng
+from .rules import PricedAction, action_cost, apply_action, check_action, is_legal, legal_actions
+from .setup import ConfigError, new_game
 from .spirits import Spirit
 from .state import (
     Difficulty,
@@ -41,6 +43,7 @@ __all__ = [
     "Cell",
     "ChooseFirst",
     "ChooseSleeper",
+    "ConfigError",
     "Deck",
     "DeckError",
     "Difficulty",
@@ -58,6 +61,7 @@ __all__ = [
     "Phase",
     "Place",
     "Position",
+    "PricedAction",
     "Reason",
     "RecordError",
     "Retrieve",
@@ -68,7 +72,13 @@ __all__ = [
     "StormEvent",
     "Tornado",
     "ZefiriaError",
+    "action_cost",
+    "apply_action",
+    "check_action",
     "default_deck",
     "home_cell",
+    "is_legal",
+    "legal_actions",
     "load_deck",
+    "new_game",
 ]
