@@ -1,0 +1,41 @@
+"""Synthetic photos of a Zefiria table: the recogniser's test bed and the demo's virtual camera.
+
+It shares no code with the recogniser (the rest of :mod:`zefiria.vision`): it is the source
+of the ground truth, so a bug here must not be able to hide the same bug there.
+
+>>> from zefiria.vision.synthetic import calibration_scenes, render
+>>> solved, pawns = calibration_scenes()
+>>> photo = render(solved, deck=3, seed=7)
+>>> photo.image.shape
+(1232, 1640, 3)
+"""
+
+from .camera import CameraPose, random_pose
+from .design import CARD_MM, CardDesign, design
+from .faces import card_faces
+from .layout import Layout, random_layout
+from .render import PHOTO_SIZE, RenderResult, Truth, render
+from .scene import Hand, Scene, calibration_scenes, random_scene, scene_from_state
+from .style import TableStyle, random_style
+
+__all__ = [
+    "CARD_MM",
+    "PHOTO_SIZE",
+    "CameraPose",
+    "CardDesign",
+    "Hand",
+    "Layout",
+    "RenderResult",
+    "Scene",
+    "TableStyle",
+    "Truth",
+    "calibration_scenes",
+    "card_faces",
+    "design",
+    "random_layout",
+    "random_pose",
+    "random_scene",
+    "random_style",
+    "render",
+    "scene_from_state",
+]

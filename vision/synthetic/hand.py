@@ -1,0 +1,124 @@
+"""A player's hand and arm reaching over the cards: the occluder a referee must notice.
+
+The hand is a few flat shapes (fingers, palm, arm) in a plane that rises from the cards to
+the arm's far end, projected through the camera, so it leans and grows with perspective.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine import SIZE
+
+from .camera import Camera
+from .layout import Layout
+from .scene import Hand
+
+Image = NDArray[np.uint8]
+Points = NDArray[np.float64]
+
+_SHIFT = 3
+_ONE = 1 << _SHIFT
+
+
+def hand_shapes(hand: Hand, layout: Layout, cam: Camera, mirrored: bool) -> list[Points]:
+    """The hand's parts as 3D polygons in table mm (z < 0 is above the table)."""
+    x0, y0, x1, y1 = layout.extent()
+    tip = np.array(
+        [x0 + (hand.tip[1] + 0.5) * (x1 - x0) / SIZE, y0 + (hand.tip[0] + 0.5) * (y1 - y0) / SIZE]
+    )
+    a = np.radians(hand.angle_deg)
+    along = -np.array([np.cos(a), np.sin(a)])  # fingers point away from where the arm comes from
+    across = np.array([-along[1], along[0]]) * (-1.0 if mirrored else 1.0)
+    w = hand.width_mm
+    finger = 0.95 * w
+    parts: list[list[tuple[float, float]]] = []
+    # fingers: (offset across, length, width), slightly spread
+    for v, length, spread in (
+        (-0.36, 0.78, -0.08),
+        (-0.12, 0.96, -0.02),
+        (0.12, 1.0, 0.03),
+        (0.36, 0.82, 0.09),
+    ):
+        parts.append(_capsule((-finger * 1.05, v * w), length * finger, 0.21 * w, spread))
+    parts.append(_capsule((-finger - 0.55 * w, 0.42 * w), 0.75 * finger, 0.26 * w, 0.75))  # thumb
+    palm = [
+        (-finger - 0.55 * w + 0.6 * w * np.cos(t), 0.5 * w * np.sin(t))
+        for t in np.linspace(0, 2 * np.pi, 24)
+    ]
+    parts.append(palm)
+    arm_len = 900.0
+    for _ in range(12):  # the arm must not reach behind the camera
+        far = -finger - 1.05 * w - arm_len
+        if cam.depth(np.array([_lift(tip + along * far, far)]))[0] > 120.0:
+            break
+        arm_len *= 0.75
+    wrist = -finger - 1.0 * w
+    far = wrist - arm_len
+    parts.append([(wrist, -0.38 * w), (wrist, 0.38 * w), (far, 0.55 * w), (far, -0.55 * w)])
+    shapes = []
+    for part in parts:
+        pts2 = np.array([tip + along * u + across * v for u, v in part])
+        us = np.array([u for u, _ in part])
+        shapes.append(np.array([_lift(p, u) for p, u in zip(pts2, us, strict=True)]))
+    return shapes
+
+
+def _lift(p: Points, u: float) -> list[float]:
+    """Fingertips just above the cards; the hand and arm rise behind them."""
+    return [float(p[0]), float(p[1]), -12.0 - max(0.0, -u) * 0.18]
+
+
+def _capsule(
+    start: tuple[float, float], length: float, width: float, turn: float
+) -> list[tuple[float, float]]:
+    d = np.array([np.cos(turn), np.sin(turn)])
+    n = np.array([-d[1], d[0]])
+    s = np.array(start)
+    e = s + d * length
+    pts = [s - n * width / 2]
+    for t in np.linspace(-np.pi / 2, np.pi / 2, 9):  # round fingertip
+        pts.append(e + (d * np.cos(t) + n * np.sin(t)) * width / 2)
+    pts.append(s + n * width / 2)
+    return [(float(x), float(y)) for x, y in pts]
+
+
+def hand_mask(shapes: list[Points], cam: Camera) -> Image:
+    """The hand's silhouette in the image (uint8 0/255, anti-aliased edges)."""
+    w, h = cam.size
+    mask = np.zeros((h, w), np.uint8)
+    for s in shapes:  # one call per part: overlapping parts in one fillPoly would cancel out
+        cv2.fillPoly(
+            mask, [np.round(cam.project(s) * _ONE).astype(np.int32)], 255, cv2.LINE_AA, _SHIFT
+        )
+    return mask
+
+
+def paint_hand(
+    img: Image, mask: Image, skin: tuple[int, int, int], rng: np.random.Generator
+) -> None:
+    """Skin with soft rounded shading; slightly out of focus, being nearer the lens."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    pad = 12
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    x1, y1 = min(mask.shape[1], x1 + pad), min(mask.shape[0], y1 + pad)
+    m = mask[y0:y1, x0:x1].astype(np.float32) / 255.0
+    m = cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.8, 2.5)))
+    round_ = cv2.GaussianBlur(m, (0, 0), 9.0)  # brighter where the hand is thick
+    shade = 0.6 + 0.5 * round_
+    colour = np.array(skin, np.float32) * shade[:, :, None]
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = (
+        (roi * (1 - m[:, :, None]) + colour * m[:, :, None]).clip(0, 255).astype(np.uint8)
+    )
+
+
+def random_skin(rng: np.random.Generator) -> tuple[int, int, int]:
+    tones = ((150, 180, 230), (120, 160, 215), (90, 130, 190), (60, 95, 150), (45, 65, 110))
+    b, g, r = tones[int(rng.integers(len(tones)))]
+    k = rng.uniform(0.9, 1.08)
+    return (int(min(255, b * k)), int(min(255, g * k)), int(min(255, r * k)))

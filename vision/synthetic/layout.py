@@ -1,0 +1,88 @@
+"""Where each card lies on the table: uneven gaps, small shifts and turns, as players leave them.
+
+Table coordinates are millimetres on the table plane, x to the right and y down (towards the
+bottom row), with the grid's centre at the origin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine import SIZE, Cell
+
+from .design import CARD_MM
+
+Points = NDArray[np.float64]
+
+# The card's own corners around its centre: top-left, top-right, bottom-right, bottom-left.
+_CORNERS = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * np.array(CARD_MM)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Each cell's card centre (mm) and turn (degrees, clockwise in the image), row-major."""
+
+    centres: tuple[tuple[float, float], ...]
+    angles: tuple[float, ...]
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        return self.centres[cell[0] * SIZE + cell[1]]
+
+    def angle(self, cell: Cell) -> float:
+        return self.angles[cell[0] * SIZE + cell[1]]
+
+    def corners(self, cell: Cell) -> Points:
+        """The card's corners in table mm (TL, TR, BR, BL as the card is read)."""
+        return to_table(self, cell, _CORNERS)
+
+    def extent(self) -> tuple[float, float, float, float]:
+        """Bounding box of all cards: (x0, y0, x1, y1) in mm."""
+        pts = np.concatenate([self.corners((r, c)) for r in range(SIZE) for c in range(SIZE)])
+        return (
+            float(pts[:, 0].min()),
+            float(pts[:, 1].min()),
+            float(pts[:, 0].max()),
+            float(pts[:, 1].max()),
+        )
+
+    def nudged(self, seed: int, mm: float = 1.5, deg: float = 1.0) -> Layout:
+        """The same layout after some play: every card a little off where it was."""
+        rng = np.random.default_rng([seed, 0x2D6E])
+        shifts = rng.normal(0.0, mm / 2, (SIZE * SIZE, 2)).clip(-mm, mm)
+        turns = rng.normal(0.0, deg / 2, SIZE * SIZE).clip(-deg, deg)
+        return Layout(
+            centres=tuple(
+                (x + float(dx), y + float(dy))
+                for (x, y), (dx, dy) in zip(self.centres, shifts, strict=True)
+            ),
+            angles=tuple(a + float(t) for a, t in zip(self.angles, turns, strict=True)),
+        )
+
+
+def to_table(layout: Layout, cell: Cell, local: Points) -> Points:
+    """Points given in mm around the card's centre (card axes) to table mm."""
+    a = np.radians(layout.angle(cell))
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return np.asarray(local, np.float64) @ rot.T + np.array(layout.centre(cell))
+
+
+def random_layout(seed: int) -> Layout:
+    """A hand-laid grid: a typical gap for the table, each gap and card a bit off it."""
+    rng = np.random.default_rng([seed, 0x1A40])
+    gap = rng.uniform(2.0, 14.0)
+    col_gaps = (gap * rng.uniform(0.5, 1.5, (SIZE, SIZE - 1))).clip(0.5, None)  # per row
+    row_gaps = (gap * rng.uniform(0.5, 1.5, SIZE - 1)).clip(0.5, None)
+    turn_spread = rng.uniform(0.5, 3.0)
+    w, h = CARD_MM
+    ys = np.concatenate([[0.0], np.cumsum(h + row_gaps)])
+    centres, angles = [], []
+    for r in range(SIZE):
+        xs = np.concatenate([[0.0], np.cumsum(w + col_gaps[r])])
+        xs = xs - xs[-1] / 2 + rng.normal(0.0, 1.5)  # rows are not quite aligned either
+        for c in range(SIZE):
+            dx, dy = rng.normal(0.0, 1.2, 2).clip(-3.0, 3.0)
+            centres.append((float(xs[c] + dx), float(ys[r] - ys[-1] / 2 + dy)))
+            angles.append(float(np.clip(rng.normal(0.0, turn_spread), -5.0, 5.0)))
+    return Layout(centres=tuple(centres), angles=tuple(angles))
