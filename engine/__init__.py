@@ -17,9 +17,11 @@ from .actions import (
 )
 from .deck import Blizzard, Deck, DeckError, GridCard, IslandFace, Tornado, default_deck, load_deck
 from .errors import IllegalActionError, InvalidActionError, Reason, RecordError, ZefiriaError
+from .game import Game, NothingToUndoError
 from .grid import ALL_CELLS, CORNERS, SIZE, Cell, Direction, home_cell
 from .rng import Rng
 from .rules import PricedAction, action_cost, apply_action, check_action, is_legal, legal_actions
+from .scoring import Score, rating, rating_band, score
 from .setup import ConfigError, new_game
 from .spirits import Spirit
 from .state import (
@@ -50,6 +52,7 @@ __all__ = [
     "Direction",
     "EndTurn",
     "Fly",
+    "Game",
     "GameConfig",
     "GameState",
     "GridCard",
@@ -58,6 +61,7 @@ __all__ = [
     "IslandFace",
     "Leave",
     "Mode",
+    "NothingToUndoError",
     "Phase",
     "Place",
     "Position",
@@ -66,6 +70,7 @@ __all__ = [
     "RecordError",
     "Retrieve",
     "Rng",
+    "Score",
     "Spend",
     "Spirit",
     "StormEffect",
@@ -81,4 +86,7 @@ __all__ = [
     "legal_actions",
     "load_deck",
     "new_game",
+    "rating",
+    "rating_band",
+    "score",
 ]
