@@ -1,0 +1,618 @@
+"""Explaining a change on the table: the referee's core.
+
+The players move cards and pawns by hand; the camera sees only the result. :func:`explain`
+finds which legal actions of the active spirit, within its AP, turn the engine's state into
+the observed table, cheapest first, using the rules of :mod:`zefiria.engine.rules` for every
+action it considers (this module never decides what is legal or what it costs).
+
+The search (see ``docs/explain.md``):
+
+1. **Cheapest explanation**: A* over states keyed by (grid, pawn, anchored cells), with an
+   admissible, consistent lower bound: a Breeze of cost ``c`` moves two cards by at most
+   ``c`` cells each, so the Breezes still needed cost at least half the sum of the Manhattan
+   distances of the cards from where the camera saw them; a pawn not where it was seen needs
+   one more AP (Skyron's Breeze may carry him, so for him the two bounds are not added); each
+   gem that vanished needs a Retrieve. Every child is priced by ``legal_actions`` and produced
+   by ``apply_action``.
+2. **Ambiguity**: a depth-first search over the AP that remain for *minimal* explanations of
+   a different cost (ambiguity policy in ``docs/explain.md``).
+3. **Illegal**: the nearest table the spirit could have made, by a best-first search over
+   Breezes that put a card where the camera saw it, and the single-action interpretation of
+   the change judged by :func:`zefiria.engine.rules.check_action` for a precise reason.
+
+The search runs on a *sandbox* copy of the state with AP to spare, so that the rules never
+end the turn under it; every explanation is then replayed on the real state, inserting the
+Spend actions that the extra AP need (spending is invisible to the camera).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from .actions import Action, Breeze, Fly, Leave, Retrieve, Spend
+from .differences import Difference, describe_differences, table_differences
+from .errors import IllegalActionError, Reason
+from .grid import ALL_CELLS, SIZE, Cell, index, manhattan
+from .notation import describe_action
+from .observation import Observation, observation_of
+from .rules import apply_action, check_action, legal_actions
+from .spirits import Spirit
+from .state import GameState, Mode, Phase, Position
+
+__all__ = ["Explanation", "Verdict", "explain"]
+
+VerdictKind = Literal["unchanged", "legal", "ambiguous", "illegal"]
+
+# Bounds that keep a pathological reading from stalling the device. They are far above what a
+# real turn needs (see benchmarks/results/engine.md); reaching one only weakens the answer
+# (an alternative or a nearer table may go unreported), never makes it wrong.
+MAX_NODES = 200_000
+MAX_ALTERNATIVES = 3
+NEAREST_EXPANSIONS = 400
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A legal sequence of actions that produces a table.
+
+    ``actions`` include the Spend actions the extra AP need (before the action that needs
+    them); ``cost`` is the AP the actions spend. ``state`` is the engine's state after them,
+    exactly as :func:`~zefiria.engine.rules.apply_action` returns it (if the last AP went and
+    nobody holds a gem, the rules have already ended the turn). ``table`` is the table right
+    after the actions, as a perfect camera would see it.
+    """
+
+    actions: tuple[Action, ...]
+    cost: int
+    state: GameState
+    table: Observation = field(repr=False, compare=False)
+
+    def describe(self, start: GameState) -> str:
+        """The actions as sentences, from ``start`` (the state they were explained from)."""
+        words: list[str] = []
+        state = start
+        for action in self.actions:
+            words.append(describe_action(action, state))
+            state = apply_action(state, action)
+        return "; ".join(words) if words else "nothing"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the referee concludes about an observed table.
+
+    - ``unchanged``: the table is as the state has it (``explanations`` holds the empty one).
+    - ``legal``: ``explanations[0]`` is the cheapest explanation.
+    - ``ambiguous``: minimal explanations of different costs exist; ``explanations`` lists
+      them cheapest first and the device charges the first.
+    - ``illegal``: no explanation within the AP. ``nearest`` is the legal table closest to the
+      observed one, ``differences`` what to change on the table to reach it, ``message`` the
+      same as a sentence, ``reason`` the rule broken when one clearly is.
+    """
+
+    kind: VerdictKind
+    explanations: tuple[Explanation, ...] = ()
+    nearest: Explanation | None = None
+    differences: tuple[Difference, ...] = ()
+    reason: Reason | None = None
+    message: str = ""
+
+    @property
+    def best(self) -> Explanation | None:
+        """The explanation the device charges (``None`` when illegal)."""
+        return self.explanations[0] if self.explanations else None
+
+
+def explain(
+    state: GameState, observation: Observation, *, max_extra_ap: int | None = None
+) -> Verdict:
+    """Explain the observed table as actions of ``state``'s active spirit.
+
+    ``state`` is the engine's state at any point of the active spirit's turn (``TURN`` phase,
+    or ``AUSTRO_EXIT`` when Austro's exit is still to choose). ``max_extra_ap`` caps the red
+    gems the players may have spent for extra AP (``None``: all they hold, plus the gems
+    retrieved during the turn). ``state`` is never changed.
+    """
+    if state.phase is Phase.AUSTRO_EXIT:
+        return _explain_exit(state, observation, max_extra_ap)
+    if state.phase is not Phase.TURN:
+        raise ValueError(f"explain needs a state in a turn, not in phase {state.phase.value}")
+    return _Search(state, observation, max_extra_ap).verdict()
+
+
+def _explain_exit(state: GameState, obs: Observation, max_extra_ap: int | None) -> Verdict:
+    """Austro's tie exit is free and invisible but for where he stands: try each side."""
+    verdicts: list[tuple[Leave, Verdict]] = []
+    for priced in legal_actions(state):
+        if isinstance(priced.action, Leave):
+            after = apply_action(state, priced.action)
+            verdicts.append((priced.action, _Search(after, obs, max_extra_ap).verdict()))
+    good = [(leave, v) for leave, v in verdicts if v.kind != "illegal"]
+    if not good:
+        return verdicts[0][1]
+    leave, verdict = min(good, key=lambda lv: lv[1].explanations[0].cost)
+    kind: VerdictKind = "legal" if verdict.kind == "unchanged" else verdict.kind
+    explanations = tuple(replace(e, actions=(leave, *e.actions)) for e in verdict.explanations)
+    return replace(verdict, kind=kind, explanations=explanations)
+
+
+# -- the target: what the camera saw, as distances ------------------------------------------------
+class _Target:
+    """The observation compiled for the search: per-card distances and the goal tests."""
+
+    def __init__(self, state: GameState, obs: Observation) -> None:
+        wild = obs.wildcards
+        wild_idx = [index(c) for c in wild]
+        # Distance from each cell to the nearest wildcard cell: a card the camera did not see
+        # must end in one of them.
+        near_wild = [
+            min((manhattan(ALL_CELLS[i], ALL_CELLS[w]) for w in wild_idx), default=_FAR)
+            for i in range(SIZE * SIZE)
+        ]
+        where: dict[int, int] = {}
+        for cell in ALL_CELLS:
+            island = obs.island_at(cell)
+            if island is not None:
+                where[island] = index(cell)
+        self.dist: list[list[int]] = [[0] * (SIZE * SIZE)]  # dist[island][cell index]
+        for island in range(1, SIZE * SIZE + 1):
+            goal = where.get(island)
+            if goal is None:
+                self.dist.append(list(near_wild))
+            else:
+                self.dist.append([manhattan(c, ALL_CELLS[goal]) for c in ALL_CELLS])
+        self.pawn: Position | None = obs.pawns.get(state.active_spirit)
+        self.skyron = state.active_spirit is Spirit.SKYRON
+        # Gems only ever leave the table during a turn (Retrieve): the ones gone from a
+        # readable cell must be retrieved, a gem that appeared cannot be explained.
+        self.drop = frozenset(c for c in state.anchored if c not in wild and c not in obs.gems)
+        self.static: list[Difference] = [
+            d for d in table_differences(state, obs) if not _changeable(d, state, self.drop)
+        ]
+
+    def grid_sum(self, grid: Sequence[int]) -> int:
+        dist = self.dist
+        return sum(dist[k][i] for i, k in enumerate(grid))
+
+    def h(self, s: int, pos: Position, anchored: frozenset[Cell]) -> int:
+        """Admissible, consistent lower bound on the AP still needed."""
+        grid_h = (s + 1) // 2
+        pawn_h = 0 if self.pawn is None or self.pawn == pos else 1
+        gems_h = len(self.drop & anchored)
+        if self.skyron:
+            return max(grid_h, pawn_h) + gems_h
+        return grid_h + pawn_h + gems_h
+
+    def reached(self, s: int, pos: Position, anchored: frozenset[Cell]) -> bool:
+        return s == 0 and (self.pawn is None or self.pawn == pos) and not (self.drop & anchored)
+
+    def mismatch(self, state: GameState) -> int:
+        """How far a table is from the observation: wrong cards, pawn and gems."""
+        pos = state.pawns[state.active]
+        dist = self.dist
+        wrong = sum(1 for i, k in enumerate(state.grid) if dist[k][i] > 0)
+        wrong += 0 if self.pawn is None or self.pawn == pos else 1
+        return wrong + len(self.drop & state.anchored)
+
+
+_FAR = 4 * SIZE  # farther than any two cells: "no wildcard cell to go to"
+
+
+def _changeable(d: Difference, state: GameState, drop: frozenset[Cell]) -> bool:
+    """Can the active spirit's turn account for this difference at all?"""
+    from .differences import CardDifference, GemDifference, PawnDifference
+
+    if isinstance(d, CardDifference):
+        return True
+    if isinstance(d, PawnDifference):
+        return d.spirit is state.active_spirit
+    assert isinstance(d, GemDifference)
+    return d.cell in drop
+
+
+# -- search nodes ---------------------------------------------------------------------------------
+class _Node:
+    """A state reached in the sandbox, how (parent, action) and at what cost."""
+
+    __slots__ = ("action", "cost", "g", "parent", "s", "state")
+
+    def __init__(
+        self,
+        state: GameState,
+        g: int,
+        s: int,
+        parent: _Node | None = None,
+        action: Action | None = None,
+        cost: int = 0,
+    ) -> None:
+        self.state = state
+        self.g = g
+        self.s = s
+        self.parent = parent
+        self.action = action
+        self.cost = cost
+
+    @property
+    def pos(self) -> Position:
+        pos = self.state.pawns[self.state.active]
+        assert pos is not None
+        return pos
+
+    def key(self) -> tuple[tuple[int, ...], Position, frozenset[Cell]]:
+        return (self.state.grid, self.pos, self.state.anchored)
+
+    def path(self) -> list[tuple[Action, int]]:
+        out: list[tuple[Action, int]] = []
+        node: _Node | None = self
+        while node is not None and node.action is not None:
+            out.append((node.action, node.cost))
+            node = node.parent
+        out.reverse()
+        return out
+
+
+Skeleton = tuple[tuple[str, frozenset[Cell]], ...]
+
+
+def _skeleton(path: Sequence[tuple[Action, int]]) -> Skeleton:
+    """The grid-changing actions of a path: what a minimal explanation is defined on."""
+    out: list[tuple[str, frozenset[Cell]]] = []
+    for action, _ in path:
+        if isinstance(action, Breeze):
+            out.append(("breeze", frozenset((action.a, action.b))))
+        elif isinstance(action, Retrieve):
+            out.append(("retrieve", frozenset((action.cell,))))
+    return tuple(out)
+
+
+Table = tuple[tuple[int, ...], frozenset[Cell]]
+
+
+def _apply_to_table(table: Table, action: Action) -> Table:
+    """A Breeze or a Retrieve as a plain permutation/removal, legality ignored."""
+    grid, anchored = table
+    if isinstance(action, Breeze):
+        g = list(grid)
+        a, b = index(action.a), index(action.b)
+        g[a], g[b] = g[b], g[a]
+        return (tuple(g), anchored)
+    assert isinstance(action, Retrieve)
+    return (grid, anchored - {action.cell})
+
+
+# -- the search -----------------------------------------------------------------------------------
+class _Search:
+    def __init__(self, state: GameState, obs: Observation, max_extra_ap: int | None) -> None:
+        self.real = state
+        self.obs = obs
+        self.target = _Target(state, obs)
+        extra = 0
+        if state.config.mode is Mode.STORM:
+            # Gems held now, and the ones retrieved this turn, may all be spent.
+            extra = sum(state.gems_held) + len(self.target.drop)
+            if max_extra_ap is not None:
+                extra = min(extra, max(0, max_extra_ap))
+        self.max_spend = extra
+        self.budget = state.ap + extra
+        # AP to spare so the rules never end the turn inside the search (ap >= 1 always).
+        self.sandbox = replace(state, ap=self.budget + 1)
+        self.nodes = 0
+
+    # -- helpers -----------------------------------------------------------------------------
+    def root(self) -> _Node:
+        return _Node(self.sandbox, 0, self.target.grid_sum(self.sandbox.grid))
+
+    def children(self, node: _Node, bound: int, minimal: bool = False) -> Iterator[_Node]:
+        """Children whose lower bound fits in ``bound`` AP, priced and applied by the rules.
+
+        ``minimal``: only Breezes that move a card not yet where the camera saw it.
+        """
+        target = self.target
+        state = node.state
+        grid = state.grid
+        dist = target.dist
+        pos = node.pos
+        anchored = state.anchored
+        for action, cost in legal_actions(state):
+            g = node.g + cost
+            if g > bound:
+                continue
+            s = node.s
+            new_pos = pos
+            new_anchored = anchored
+            if isinstance(action, Fly):
+                new_pos = Position(action.to, outside=pos.outside)
+            elif isinstance(action, Breeze):
+                a, b = index(action.a), index(action.b)
+                ka, kb = grid[a], grid[b]
+                before = dist[ka][a] + dist[kb][b]
+                if minimal and before == 0:
+                    continue
+                s += dist[ka][b] + dist[kb][a] - before
+                if action.stand is not None:
+                    new_pos = Position(action.stand)
+            elif isinstance(action, Retrieve):
+                if action.cell not in target.drop:
+                    continue  # a gem still seen on the table was not retrieved
+                new_anchored = anchored - {action.cell}
+            else:
+                continue  # Spend and EndTurn are not table actions
+            if g + target.h(s, new_pos, new_anchored) > bound:
+                continue
+            self.nodes += 1
+            yield _Node(apply_action(state, action), g, s, node, action, cost)
+
+    def replay(
+        self, path: Sequence[tuple[Action, int]], table_state: GameState
+    ) -> Explanation | None:
+        """Play ``path`` on the real state with Spend where AP run short; None if refused."""
+        state = self.real
+        actions: list[Action] = []
+        spent = 0
+        total = 0
+        for n, (action, cost) in enumerate(path):
+            while state.ap < cost:
+                holder = _holder(state)
+                if holder is None or spent >= self.max_spend:
+                    return None
+                spend = Spend(holder)
+                state = apply_action(state, spend)
+                actions.append(spend)
+                spent += 1
+            try:
+                state = apply_action(state, action)
+            except IllegalActionError:
+                return None
+            actions.append(action)
+            total += cost
+            last = n == len(path) - 1
+            if not last and (state.phase is not Phase.TURN or state.active != self.real.active):
+                return None  # the rules ended the turn before the path did
+        return Explanation(tuple(actions), total, state, observation_of(table_state))
+
+    # -- 1. the cheapest explanation ------------------------------------------------------------
+    def cheapest(self) -> tuple[Explanation, Skeleton] | None:
+        target = self.target
+        root = self.root()
+        best: dict[object, int] = {root.key(): 0}
+        tie = itertools.count()
+        heap: list[tuple[int, int, int, _Node]] = [
+            (target.h(root.s, root.pos, root.state.anchored), 0, next(tie), root)
+        ]
+        while heap and self.nodes < MAX_NODES:
+            node = heapq.heappop(heap)[3]
+            g = node.g
+            if best.get(node.key(), g) < g:
+                continue
+            if target.reached(node.s, node.pos, node.state.anchored):
+                path = node.path()
+                found = self.replay(path, node.state)
+                if found is not None:
+                    return found, _skeleton(path)
+                continue
+            for child in self.children(node, self.budget):
+                key = child.key()
+                if best.get(key, self.budget + 1) <= child.g:
+                    continue
+                best[key] = child.g
+                f = child.g + target.h(child.s, child.pos, child.state.anchored)
+                # Deeper first among equal f: reaches goals sooner.
+                heapq.heappush(heap, (f, -child.g, next(tie), child))
+        return None
+
+    # -- 2. minimal explanations of another cost ------------------------------------------------
+    def alternatives(self, cheapest: int, skeleton: Skeleton) -> list[Explanation]:
+        """Minimal explanations whose cost differs from ``cheapest``, cheapest first."""
+        if self.budget <= cheapest:
+            return []
+        target = self.target
+        found: dict[Skeleton, list[tuple[Action, int]]] = {}
+        seen: set[tuple[object, int]] = set()
+        root = self.root()
+        start_table: Table = (root.state.grid, root.state.anchored)
+
+        def dfs(node: _Node, subs: frozenset[Table]) -> None:
+            if len(found) >= MAX_ALTERNATIVES or self.nodes >= MAX_NODES:
+                return
+            mark = (node.key(), node.g)
+            if mark in seen:
+                return
+            seen.add(mark)
+            if target.reached(node.s, node.pos, node.state.anchored):
+                path = node.path()
+                sk = _skeleton(path)
+                if node.g != cheapest and sk != skeleton and sk not in found:
+                    found[sk] = path
+                return
+            for child in self.children(node, self.budget, minimal=True):
+                action = child.action
+                next_subs = subs
+                if isinstance(action, Breeze | Retrieve):
+                    table: Table = (child.state.grid, child.state.anchored)
+                    if table in subs:
+                        continue  # some of the grid actions cancel out: not minimal
+                    next_subs = subs | {_apply_to_table(t, action) for t in subs}
+                dfs(child, next_subs)
+
+        dfs(root, frozenset({start_table}))
+        out: list[Explanation] = []
+        for sk, path in found.items():
+            best = self.cheapest_with(sk) or path
+            cost = sum(c for _, c in best)
+            if cost == cheapest:
+                continue  # equal cost: not ambiguous
+            end = self._table_state(best)
+            explanation = self.replay(best, end)
+            if explanation is not None:
+                out.append(explanation)
+        out.sort(key=lambda e: e.cost)
+        return out
+
+    def cheapest_with(self, skeleton: Skeleton) -> list[tuple[Action, int]] | None:
+        """The cheapest flights around a fixed sequence of grid actions (uniform cost)."""
+        target = self.target
+        root = self.root()
+        tie = itertools.count()
+        heap: list[tuple[int, int, _Node, int]] = [(0, next(tie), root, 0)]
+        best: dict[object, int] = {}
+        while heap:
+            g, _, node, done = heapq.heappop(heap)
+            mark = (node.key(), done)
+            if best.get(mark, g + 1) <= g:
+                continue
+            best[mark] = g
+            if done == len(skeleton) and target.reached(node.s, node.pos, node.state.anchored):
+                return node.path()
+            for child in self.children(node, self.budget):
+                action = child.action
+                step = done
+                if isinstance(action, Breeze | Retrieve):
+                    if done == len(skeleton) or _skeleton([(action, 0)])[0] != skeleton[done]:
+                        continue
+                    step += 1
+                heapq.heappush(heap, (child.g, next(tie), child, step))
+        return None
+
+    def _table_state(self, path: Sequence[tuple[Action, int]]) -> GameState:
+        state = self.sandbox
+        for action, _ in path:
+            state = apply_action(state, action)
+        return state
+
+    # -- 3. the nearest legal table -------------------------------------------------------------
+    def nearest(self) -> tuple[Explanation, GameState]:
+        """The reachable table with the fewest differences from the observation (then cheapest).
+
+        Best-first over Breezes that put a card where the camera saw it, any Fly and the
+        Retrieves of vanished gems: the table a player most plausibly meant to make.
+        """
+        target = self.target
+        root = self.root()
+        tie = itertools.count()
+        start = (target.mismatch(root.state), 0)
+        best_node, best_score = root, start
+        heap: list[tuple[tuple[int, int], int, _Node]] = [(start, next(tie), root)]
+        seen = {root.key()}
+        expansions = 0
+        while heap and expansions < NEAREST_EXPANSIONS:
+            node = heapq.heappop(heap)[2]
+            expansions += 1
+            for action, cost in legal_actions(node.state):
+                g = node.g + cost
+                if g > self.budget:
+                    continue
+                if isinstance(action, Breeze):
+                    a, b = index(action.a), index(action.b)
+                    ka, kb = node.state.grid[a], node.state.grid[b]
+                    fixes = (target.dist[ka][b] == 0 < target.dist[ka][a]) or (
+                        target.dist[kb][a] == 0 < target.dist[kb][b]
+                    )
+                    if not fixes:
+                        continue
+                elif isinstance(action, Retrieve):
+                    if action.cell not in target.drop:
+                        continue
+                elif not isinstance(action, Fly):
+                    continue
+                child_state = apply_action(node.state, action)
+                child = _Node(child_state, g, 0, node, action, cost)
+                if child.key() in seen:
+                    continue
+                seen.add(child.key())
+                child_score = (target.mismatch(child_state), g)
+                if child_score < best_score:
+                    path = child.path()
+                    if self.replay(path, child_state) is not None:
+                        best_node, best_score = child, child_score
+                heapq.heappush(heap, (child_score, next(tie), child))
+        path = best_node.path()
+        explanation = self.replay(path, best_node.state)
+        assert explanation is not None  # the empty path and every accepted one replay
+        return explanation, best_node.state
+
+    # -- the verdict ------------------------------------------------------------------------------
+    def verdict(self) -> Verdict:
+        target = self.target
+        real = self.real
+        if not target.static:
+            root = self.root()
+            if target.reached(root.s, root.pos, root.state.anchored):
+                empty = Explanation((), 0, real, observation_of(real))
+                return Verdict("unchanged", (empty,), message="the table is unchanged")
+            result = self.cheapest()
+            if result is not None:
+                best, skeleton = result
+                others = self.alternatives(best.cost, skeleton)
+                if others:
+                    costs = ", ".join(f"{e.cost} AP" for e in (best, *others))
+                    return Verdict(
+                        "ambiguous",
+                        (best, *others),
+                        message=(
+                            f"this change can be made in more than one way ({costs}); "
+                            f"charged the cheapest: {best.describe(real)}"
+                        ),
+                    )
+                return Verdict("legal", (best,), message=best.describe(real))
+        nearest, table_state = self.nearest()
+        diffs = tuple(table_differences(table_state, self.obs))
+        reason, why = self.reason()
+        what = describe_differences(diffs, table_state)
+        message = f"{why}: {what}" if why else what
+        return Verdict(
+            "illegal", (), nearest=nearest, differences=diffs, reason=reason, message=message
+        )
+
+    def reason(self) -> tuple[Reason | None, str]:
+        """The rule broken, when the change reads as one action (judged by the rules)."""
+        action = _single_action(self.real, self.obs, self.target)
+        if action is None:
+            return None, ""
+        # Spent gems would have given more AP: judge the action with them.
+        judged = replace(self.real, ap=self.budget)
+        error = check_action(judged, action)
+        if error is None:
+            return None, ""
+        return error.reason, str(error)
+
+
+def _holder(state: GameState) -> Spirit | None:
+    """Who spends a gem: the active spirit's player first, then the others in turn order."""
+    order = [state.active, *(i for i in range(len(state.spirits)) if i != state.active)]
+    for i in order:
+        if state.gems_held[i] > 0:
+            return state.spirits[i]
+    return None
+
+
+def _single_action(state: GameState, obs: Observation, target: _Target) -> Action | None:
+    """The one action the observed change would be, if it is one: a swap, a Fly, a Retrieve."""
+    wrong = [
+        c
+        for c in ALL_CELLS
+        if obs.island_at(c) is not None and obs.island_at(c) != state.island_at(c)
+    ]
+    pos = state.pawns[state.active]
+    assert pos is not None
+    seen = target.pawn
+    moved = seen is not None and seen != pos
+    if len(wrong) == 2:
+        a, b = wrong
+        if obs.island_at(a) != state.island_at(b) or obs.island_at(b) != state.island_at(a):
+            return None
+        if state.active_spirit is Spirit.SKYRON:
+            own, other = (a, b) if b != pos.cell else (b, a)
+            stand = seen.cell if seen is not None and seen.cell in (a, b) else own
+            return Breeze(own, other, stand)
+        return None if moved else Breeze(a, b)
+    if wrong:
+        return None
+    if moved and seen is not None:
+        return Fly(seen.cell) if not target.drop else None
+    if len(target.drop) == 1:
+        return Retrieve(next(iter(target.drop)))
+    return None
