@@ -1,0 +1,1 @@
+"""The terminal game (``zefiria play``): board rendering, texts in two languages, input loop."""
