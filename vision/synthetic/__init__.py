@@ -11,6 +11,7 @@ of the ground truth, so a bug here must not be able to hide the same bug there.
 """
 
 from .camera import CameraPose, random_pose
+from .dataset import DEV_DESIGNS, EVAL_DESIGNS, Sample, Setup, make_dataset, random_setup
 from .design import CARD_MM, CardDesign, design
 from .faces import card_faces
 from .layout import Layout, random_layout
@@ -20,21 +21,27 @@ from .style import TableStyle, random_style
 
 __all__ = [
     "CARD_MM",
+    "DEV_DESIGNS",
+    "EVAL_DESIGNS",
     "PHOTO_SIZE",
     "CameraPose",
     "CardDesign",
     "Hand",
     "Layout",
     "RenderResult",
+    "Sample",
     "Scene",
+    "Setup",
     "TableStyle",
     "Truth",
     "calibration_scenes",
     "card_faces",
     "design",
+    "make_dataset",
     "random_layout",
     "random_pose",
     "random_scene",
+    "random_setup",
     "random_style",
     "render",
     "scene_from_state",

@@ -15,6 +15,9 @@ Points = NDArray[np.float64]
 
 # Room kept around the cards so a pawn beside the grid (Austro outside) is still in view.
 OUTSIDE_MARGIN_MM = 45.0
+# The camera frames the largest grid a layout can make (widest gaps, turned cards), not the
+# cards of one photo: the camera stays put while players nudge the cards during a game.
+GRID_FRAME_MM = (-205.0, -268.0, 205.0, 268.0)
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,8 @@ class CameraPose:
     ``tilt_deg`` is the optical axis's angle off vertical (0..~35) and ``tilt_azimuth_deg``
     the side it leans towards (90 = the camera stands on the players' side, below the grid).
     ``roll_deg`` turns the grid in the image. ``distance_mm`` sets the strength of the
-    perspective; ``fill`` is the share of the image height the grid spans (the lens zoom);
+    perspective; ``fill`` is the share of the image height the largest possible grid spans
+    (the lens zoom: a grid laid with small gaps looks smaller);
     ``shift`` moves the grid off the image centre (fractions of the image size).
     """
 
@@ -49,10 +53,13 @@ def random_pose(seed: int, max_tilt_deg: float = 35.0, max_roll_deg: float = 15.
 
 
 class Camera:
-    """The pose made concrete for one image size and one card layout's extent."""
+    """The pose made concrete for one image size, framing ``extent`` (table mm)."""
 
     def __init__(
-        self, pose: CameraPose, size: tuple[int, int], extent: tuple[float, float, float, float]
+        self,
+        pose: CameraPose,
+        size: tuple[int, int],
+        extent: tuple[float, float, float, float] = GRID_FRAME_MM,
     ) -> None:
         self.size = size
         x0, y0, x1, y1 = extent
@@ -87,28 +94,29 @@ class Camera:
 
     def _normalised(self, pts: Points) -> Points:
         cam = pts @ self.R.T + self.t
-        return cam[:, :2] / cam[:, 2:3]
+        return np.asarray(cam[:, :2] / cam[:, 2:3], np.float64)
 
     def project(self, pts: Points) -> Points:
         """Table points (N x 3, mm) to image pixels (N x 2)."""
         cam = np.asarray(pts, np.float64) @ self.R.T + self.t
         uv = cam @ self.K.T
-        return uv[:, :2] / uv[:, 2:3]
+        return np.asarray(uv[:, :2] / uv[:, 2:3], np.float64)
 
     def depth(self, pts: Points) -> NDArray[np.float64]:
-        return (np.asarray(pts, np.float64) @ self.R.T + self.t)[:, 2]
+        return np.asarray((np.asarray(pts, np.float64) @ self.R.T + self.t)[:, 2], np.float64)
 
     def plane(self, z: float = 0.0) -> NDArray[np.float64]:
         """Homography from the plane at height ``z`` (x, y in mm) to the image."""
         r = self.R
         m = np.stack([r[:, 0], r[:, 1], r[:, 2] * z + self.t], axis=1)
         h = self.K @ m
-        return h / h[2, 2]
+        return np.asarray(h / h[2, 2], np.float64)
 
     def px_per_mm(self, x: float, y: float) -> float:
         """Local scale of the table plane at (x, y): how many pixels one mm spans."""
         p = self.project(np.array([[x, y, 0.0], [x + 1.0, y, 0.0], [x, y + 1.0, 0.0]]))
-        return float(np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+        (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+        return float(np.sqrt(abs(ax * by - ay * bx)))
 
 
 def _box(x0: float, y0: float, x1: float, y1: float, z: float) -> Points:

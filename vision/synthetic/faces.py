@@ -55,7 +55,7 @@ def draw_face(d: CardDesign, island: int, colour: Colour, icon: str) -> Image:
     art = _art(d, rng, np.array(colour, np.float32) / 255.0)
     grey = art.mean(axis=2, keepdims=True)
     art = grey + (art - grey) * (0.35 + 0.65 * d.art_saturation)
-    face = np.clip(art * 255.0, 0, 255).astype(np.uint8)
+    face: Image = np.clip(art * 255.0, 0, 255).astype(np.uint8)
     _island_band(face, d, colour)
     _border(face, d)
     ink = {"dark": (30, 30, 35), "light": (245, 245, 240)}.get(d.icon_ink)
@@ -81,13 +81,13 @@ def _art(d: CardDesign, rng: np.random.Generator, island: Float) -> Float:
     if d.art == "gradient":
         a = float(rng.uniform(0, np.pi))
         t = np.clip((x - 0.5) * np.cos(a) + (y - 0.5) * np.sin(a) + 0.5, 0, 1)
-        return (island * (1 - t) + other * t).astype(np.float32)
+        return np.asarray(island * (1 - t) + other * t, np.float32)
     if d.art == "stripes":
         a = float(rng.uniform(0, np.pi))
         f = float(rng.uniform(4, 11))
         phase = (x * np.cos(a) * W + y * np.sin(a) * H) / H * f + np.sin(y * 9 + x * 3) * 0.6
         t = (0.5 + 0.5 * np.sin(phase * 2 * np.pi)).astype(np.float32)
-        return (island * (0.55 + 0.45 * t) + other * 0.25 * (1 - t)).astype(np.float32)
+        return np.asarray(island * (0.55 + 0.45 * t) + other * 0.25 * (1 - t), np.float32)
     if d.art == "clouds":
         t = _smooth_noise(rng, (4, 6))[:, :, None]
         base = island * t + other * (1 - t)
@@ -103,7 +103,7 @@ def _art(d: CardDesign, rng: np.random.Generator, island: Float) -> Float:
             cv2.ellipse(
                 layer, centre, axes, float(rng.uniform(0, 180)), 0, 360, c.tolist(), -1, cv2.LINE_AA
             )
-            img = cv2.addWeighted(img, 0.55, layer, 0.45, 0.0)
+            img = np.asarray(cv2.addWeighted(img, 0.55, layer, 0.45, 0.0), np.float32)
         return img
     return _landscape(rng, island, other)
 
@@ -198,7 +198,7 @@ def _card_alpha(d: CardDesign) -> Image:
     cv2.rectangle(alpha, (0, R), (W * 4 - 1, H * 4 - 1 - R), 255, -1)
     for cx, cy in ((R, R), (W * 4 - 1 - R, R), (R, H * 4 - 1 - R), (W * 4 - 1 - R, H * 4 - 1 - R)):
         cv2.circle(alpha, (cx, cy), R, 255, -1)
-    return cv2.resize(alpha, (W, H), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(alpha, (W, H), interpolation=cv2.INTER_AREA), np.uint8)
 
 
 # -- the number --------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def _text_masks(d: CardDesign, text: str, height: float) -> tuple[Float, Float]:
     if d.font == "pil":
         font = ImageFont.load_default(size=max(8, round(height / 0.72)))
         left, top, right, bottom = font.getbbox(text)
-        size = (right - left + 2 * pad, bottom - top + 2 * pad)
+        size = (int(right - left) + 2 * pad, int(bottom - top) + 2 * pad)
         masks = []
         for stroke in (thick // 2, out // 2 + thick // 2):
             im = PILImage.new("L", size, 0)
@@ -277,8 +277,8 @@ def _text_masks(d: CardDesign, text: str, height: float) -> tuple[Float, Float]:
         ink, outline = ink_m.astype(np.float32) / 255.0, out_m.astype(np.float32) / 255.0
     if d.italic and d.font == "pil":
         shear = np.array([[1.0, -0.2, height * 0.2], [0.0, 1.0, 0.0]], np.float32)
-        ink = cv2.warpAffine(ink, shear, ink.shape[::-1])
-        outline = cv2.warpAffine(outline, shear, outline.shape[::-1])
+        ink = np.asarray(cv2.warpAffine(ink, shear, ink.shape[::-1]), np.float32)
+        outline = np.asarray(cv2.warpAffine(outline, shear, outline.shape[::-1]), np.float32)
     ys, xs = np.nonzero(outline > 0.02)
     if len(xs) == 0:
         return ink, outline

@@ -107,7 +107,7 @@ def paint_hand(
     x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
     x1, y1 = min(mask.shape[1], x1 + pad), min(mask.shape[0], y1 + pad)
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255.0
-    m = cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.8, 2.5)))
+    m = np.asarray(cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.8, 2.5))), np.float32)
     round_ = cv2.GaussianBlur(m, (0, 0), 9.0)  # brighter where the hand is thick
     shade = 0.6 + 0.5 * round_
     colour = np.array(skin, np.float32) * shade[:, :, None]

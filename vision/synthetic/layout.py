@@ -65,7 +65,7 @@ def to_table(layout: Layout, cell: Cell, local: Points) -> Points:
     """Points given in mm around the card's centre (card axes) to table mm."""
     a = np.radians(layout.angle(cell))
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return np.asarray(local, np.float64) @ rot.T + np.array(layout.centre(cell))
+    return np.asarray(np.asarray(local, np.float64) @ rot.T + layout.centre(cell), np.float64)
 
 
 def random_layout(seed: int) -> Layout:

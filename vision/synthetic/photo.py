@@ -36,7 +36,7 @@ def light(img: Image, style: TableStyle, rng: np.random.Generator) -> Image:
     gain = cv2.resize(
         np.clip(gains * 128.0, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR
     )
-    return cv2.multiply(img, gain, scale=1.0 / 128.0)
+    return np.asarray(cv2.multiply(img, gain, scale=1.0 / 128.0), np.uint8)
 
 
 def glare(
@@ -66,12 +66,12 @@ def glare(
         )
         spots += cv2.GaussianBlur(blob, (0, 0), max(1.0, rx / s / 2)) * rng.uniform(0.4, 1.0)
     add = cv2.resize(np.clip(spots * style.glare_strength * 255, 0, 255).astype(np.uint8), (w, h))
-    return cv2.add(img, cv2.merge([add, add, add]))
+    return np.asarray(cv2.add(img, cv2.merge([add, add, add])), np.uint8)
 
 
 def blur(img: Image, style: TableStyle) -> Image:
     if style.blur_sigma > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), style.blur_sigma)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), style.blur_sigma), np.uint8)
     if style.motion_px >= 1.5:
         n = int(np.ceil(style.motion_px)) | 1
         k = np.zeros((n, n), np.float32)
@@ -86,7 +86,7 @@ def blur(img: Image, style: TableStyle) -> Image:
             1,
             cv2.LINE_AA,
         )
-        img = cv2.filter2D(img, -1, k / k.sum())
+        img = np.asarray(cv2.filter2D(img, -1, k / k.sum()), np.uint8)
     return img
 
 
@@ -103,7 +103,8 @@ def noise(img: Image, style: TableStyle, rng: np.random.Generator) -> Image:
     field = _noise_field(w, h)
     dx, dy = (int(v) for v in rng.integers(0, _NOISE_PAD, 2))
     k = style.noise / _NOISE_STD
-    return cv2.addWeighted(img, 1.0, field[dy : dy + h, dx : dx + w], k, -128.0 * k)
+    out = cv2.addWeighted(img, 1.0, field[dy : dy + h, dx : dx + w], k, -128.0 * k)
+    return np.asarray(out, np.uint8)
 
 
 def jpeg(img: Image, quality: int) -> Image:

@@ -85,7 +85,8 @@ class Light:
     def shadow_offset(self, height: float) -> Points:
         """Where the shadow of a point ``height`` mm up falls, relative to its foot (mm)."""
         t = self.towards()
-        return -t[:2] / max(np.tan(np.radians(self.elevation_deg)), 0.2) * height
+        slope = max(float(np.tan(np.radians(self.elevation_deg))), 0.2)
+        return np.asarray(-t[:2] / slope * height, np.float64)
 
 
 def rings(solid: Solid, x: float, y: float, turn: float) -> list[Points]:
@@ -176,8 +177,8 @@ def _shading(
     nz = np.sqrt(np.clip(1 - nx * nx - ny * ny, 0.05, 1))
     lx, ly, lz = _to_image(cam, light.towards())
     lambert = np.clip(nx * lx + ny * ly + nz * lz, 0, 1)
-    return (0.35 + 0.7 * lambert).astype(np.float32)
+    return np.asarray(0.35 + 0.7 * lambert, np.float32)
 
 
 def _specular(shade: NDArray[np.float32], gloss: float) -> NDArray[np.float32]:
-    return (np.clip((shade - 0.9) / 0.15, 0, 1) ** 2 * 0.6 * gloss).astype(np.float32)
+    return np.asarray(np.clip((shade - 0.9) / 0.15, 0, 1) ** 2 * 0.6 * gloss, np.float32)

@@ -77,10 +77,10 @@ def render(
     layout = layout if layout is not None else random_layout(seed)
     place_rng = np.random.default_rng([seed, 1])
     photo_rng = np.random.default_rng([seed, 2])
-    cam = Camera(pose, size, layout.extent())
+    cam = Camera(pose, size)
     light = Light(style.light_azimuth_deg, style.light_elevation_deg)
 
-    img = _table(cam, style, layout)
+    img = _table(cam, style)
     corners = {cell: cam.project(_z0(layout.corners(cell))) for cell in ALL_CELLS}
     under = _Shadows(size)
     for cell in ALL_CELLS:
@@ -146,11 +146,10 @@ def _pt(cam: Camera, x: float, y: float, z: float) -> tuple[float, float]:
 # -- table and cards -------------------------------------------------------------------------
 
 
-def _table(cam: Camera, style: TableStyle, layout: Layout) -> Image:
-    x0, y0, x1, y1 = layout.extent()
+def _table(cam: Camera, style: TableStyle) -> Image:
     s = 1.0 / TABLE_PX_PER_MM
-    half = TEXTURE_PX / 2 * s
-    tex_to_mm = np.array([[s, 0, (x0 + x1) / 2 - half], [0, s, (y0 + y1) / 2 - half], [0, 0, 1.0]])
+    half = TEXTURE_PX / 2 * s  # the texture's centre under the grid's nominal centre
+    tex_to_mm = np.array([[s, 0, -half], [0, s, -half], [0, 0, 1.0]])
     h = cam.plane() @ tex_to_mm
     out = cv2.warpPerspective(
         table_texture(style), h, cam.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
@@ -242,8 +241,10 @@ class _Shadows:
             return img
         m = cv2.GaussianBlur(self.mask, (0, 0), max(0.7, softness_px / self.S))
         keep = 255 - (m.astype(np.float32) * strength).astype(np.uint8)
-        keep = cv2.resize(keep, self.size, interpolation=cv2.INTER_LINEAR)
-        return cv2.multiply(img, cv2.merge([keep, keep, keep]), scale=1.0 / 255.0)
+        full = cv2.resize(keep, self.size, interpolation=cv2.INTER_LINEAR)
+        return np.asarray(
+            cv2.multiply(img, cv2.merge([full, full, full]), scale=1.0 / 255.0), np.uint8
+        )
 
 
 # -- pawns and gems --------------------------------------------------------------------------
@@ -276,7 +277,8 @@ def _pawn_spot(
     pos: Position, layout: Layout, solid: Solid, rng: np.random.Generator
 ) -> tuple[float, float]:
     if not pos.outside:
-        local = rng.normal(0, 3.5, 2).clip(-8, 8)
+        jitter = rng.normal(0, 3.5, 2).clip(-8, 8)
+        local = (float(jitter[0]), float(jitter[1]))
     else:
         r, c = pos.cell
         sides = [

@@ -56,8 +56,8 @@ def _wood(rng: np.random.Generator, n: int) -> NDArray[np.float32]:
     grain = 0.5 + 0.5 * np.sin((x + wander + plank * 37.0 + np.sin(y / 180.0 + plank) * 15) * freq)
     grain = grain**3
     tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0  # a fixed pseudo-random tone per plank
-    fine = rng.random((n, n // 8)).astype(np.float32)
-    fine = cv2.resize(fine, (n, n), interpolation=cv2.INTER_LINEAR)  # streaks along the grain
+    streaks = rng.random((n, n // 8)).astype(np.float32)
+    fine = cv2.resize(streaks, (n, n), interpolation=cv2.INTER_LINEAR)  # along the grain
     t = 0.55 * grain + 0.25 * tone + 0.2 * fine
     seam = (np.abs((x % plank_px) - 0.5) < 1.2).astype(np.float32)  # dark joints between planks
     t = np.maximum(t, seam * 0.95)
@@ -73,7 +73,7 @@ def _cloth(rng: np.random.Generator, n: int) -> NDArray[np.float32]:
     weave = 0.5 + 0.25 * np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
     mottle = _low_noise(rng, n, 10)
     fibre = rng.random((n, n)).astype(np.float32)
-    return (0.35 * weave + 0.4 * mottle + 0.25 * fibre).astype(np.float32) * 0.8
+    return np.asarray((0.35 * weave + 0.4 * mottle + 0.25 * fibre) * 0.8, np.float32)
 
 
 def _pattern(rng: np.random.Generator, n: int) -> NDArray[np.float32]:
