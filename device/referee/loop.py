@@ -1,0 +1,472 @@
+"""The referee's state machine: setup, judging each still table, turns, storms, the end.
+
+:class:`Referee` is the judge and nothing else: it takes readings and button presses and
+answers with an :class:`Outcome`; it touches no hardware. Every change it accepts goes to
+the :class:`~zefiria.device.referee.journal.Journal` *before* the outcome is returned, so
+whatever the players have been told survives a power cut, and :meth:`Referee.resume`
+rebuilds exactly the same game from the journal. The hardware side (camera, watcher,
+buttons, screen) is :class:`zefiria.device.referee.session.Session`.
+
+Journal events, in order: one ``start`` (the engine's game record of the setup: config,
+seed and the grid read from the table), then ``action`` (notation text), ``undo`` and
+``undo_turn``; ``saved`` once the finished game is in the history.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from zefiria.engine.actions import (
+    Action,
+    ChooseFirst,
+    ChooseSleeper,
+    EndTurn,
+    Leave,
+    Place,
+    Spend,
+)
+from zefiria.engine.deck import default_deck, load_deck
+from zefiria.engine.differences import check_storm, describe_differences, table_differences
+from zefiria.engine.errors import IllegalActionError, ZefiriaError
+from zefiria.engine.explain import explain
+from zefiria.engine.game import Game
+from zefiria.engine.grid import CORNERS, nearest_edge_cells
+from zefiria.engine.notation import describe_action, format_action, format_cell, parse_action
+from zefiria.engine.observation import (
+    Observation,
+    ReadingError,
+    observation_from_reading,
+    observation_of,
+)
+from zefiria.engine.records import (
+    GameRecord,
+    dumps_record,
+    record_from_json,
+    record_to_json,
+)
+from zefiria.engine.rules import is_legal
+from zefiria.engine.scoring import rating, score
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
+
+from .history import FinishedGame, History
+from .journal import Journal, JournalError
+
+OutcomeKind = Literal[
+    "accepted",  # the change is legal: actions applied and journaled
+    "refused",  # illegal: the table must be put back
+    "unchanged",  # the table matches the game
+    "restored",  # after a refusal or an instruction, the table matches the game again
+    "waiting",  # the table is not yet as the device asked (a storm, a choice pending)
+    "unreadable",  # the camera could not read the table (hand, glare...)
+    "layout",  # setup: the grid was read and the game created
+    "choice",  # the players must choose with the buttons (see Referee.choices)
+    "undone",
+    "turn_ended",
+    "over",  # the game has ended and is saved
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the referee decided, with the words to show and the cards to put back."""
+
+    kind: OutcomeKind
+    message: str
+    actions: tuple[Action, ...] = ()
+    cost: int = 0
+    put_back: tuple[str, ...] = ()  # what the players must change on the table
+    round_started: bool = False  # a new round began (a storm may have struck)
+    score: int | None = None  # "over": the final score, and ``message`` its rating
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the setup menu decided: everything :func:`new_game` needs but the grid."""
+
+    players: int
+    mode: Mode
+    spirits: tuple[Spirit, ...]
+    difficulty: Difficulty | None = None
+    lang: str = "en"
+    seed: int = field(default_factory=lambda: secrets.randbits(32))
+    deck: str | None = None  # a user's deck file; None: the default deck
+    sleeper: Spirit | None = None
+
+    def config(self) -> GameConfig:
+        deck = load_deck(self.deck) if self.deck else default_deck()
+        return GameConfig(
+            players=self.players,
+            mode=self.mode,
+            spirits=self.spirits,
+            difficulty=self.difficulty,
+            deck=deck,
+        )
+
+    def record(self, grid: tuple[int, ...]) -> GameRecord:
+        """The engine's game record of this setup on the grid read from the table."""
+        return GameRecord.start(self.config(), seed=self.seed, grid=grid, sleeper=self.sleeper)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, lang: str) -> Setup:
+        config = record.config
+        return cls(
+            players=config.players,
+            mode=config.mode,
+            spirits=config.spirits,
+            difficulty=config.difficulty,
+            lang=lang,
+            seed=record.seed,
+            sleeper=record.sleeper if record.sleeper_chosen else None,
+        )
+
+
+class Referee:
+    """One game, from the first reading of the layout to the saved score."""
+
+    def __init__(self, setup: Setup, journal: Journal, history: History | None = None) -> None:
+        self.setup = setup
+        self.journal = journal
+        self.history = history
+        self.game: Game | None = None  # None until the layout has been read
+        self.record: GameRecord | None = None  # the game's setup, as the engine records it
+        self.game_id = uuid.uuid4().hex
+        self.out_of_sync = False  # the table differs from the game (refusal, storm, undo)
+        self.saved = False
+
+    # -- starting and resuming ----------------------------------------------------------
+    @classmethod
+    def resume(cls, journal: Journal, history: History | None = None) -> Referee | None:
+        """The game the journal holds, replayed exactly; None when it holds none.
+
+        Raises :class:`JournalError` when an event cannot be replayed: the file is then
+        damaged beyond a power cut, and the caller sets it aside.
+        """
+        events = journal.events
+        if not events:
+            return None
+        first = events[0]
+        where = f"{journal.path}"
+        if first.get("kind") != "start":
+            raise JournalError(f"{where}, line 1: a journal starts with the game's setup")
+        try:
+            record = record_from_json(first["game"], source=f"{where}, line 1")
+            referee = cls(Setup.from_record(record, str(first.get("lang", "en"))), journal, history)
+            referee.game_id = str(first["id"])
+            referee.record = record
+            referee.game = Game(record.initial_state())
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"{where}, line 1: unusable game setup: {exc}") from None
+        for number, event in enumerate(events[1:], start=2):
+            try:
+                referee._replay(event)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                problem = f"{where}, line {number}: cannot replay {event}: {exc}"
+                raise JournalError(problem) from None
+        # The table may have been changed while the power was off: check before judging.
+        referee.out_of_sync = True
+        return referee
+
+    def _replay(self, event: dict[str, Any]) -> None:
+        game = self._game()
+        kind = event["kind"]
+        if kind == "action":
+            game.push(parse_action(str(event["action"])))
+        elif kind == "undo":
+            game.undo()
+        elif kind == "undo_turn":
+            game.undo_turn()
+        elif kind == "saved":
+            self.saved = True
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("the game has not started: the layout was not read yet")
+        return self.game
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    @property
+    def state(self) -> GameState:
+        return self._game().state
+
+    @property
+    def over(self) -> bool:
+        return self.game is not None and self.state.phase is Phase.OVER
+
+    # -- judging the table ----------------------------------------------------------------
+    def judge(self, reading: dict[str, Any]) -> Outcome:
+        """Judge one reading (the JSON form of the reading contract)."""
+        if reading.get("status") != "ok":
+            reason = reading.get("reason") or "the table cannot be read"
+            return Outcome("unreadable", str(reason))
+        if self.game is None:
+            return self._read_layout(reading)
+        state = self.state
+        if state.phase is Phase.OVER:
+            return Outcome("over", "the game is over")
+        if state.phase is Phase.SETUP:
+            return self._judge_setup(reading)
+        try:
+            observation = observation_from_reading(reading)
+        except ReadingError as exc:
+            return Outcome("unreadable", str(exc))
+        if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
+            # A solo choice is made with the buttons: the table must simply stay as it is.
+            return self._compare(state, observation, "choose with the buttons first")
+        verdict = explain(state, observation)
+        if verdict.kind == "unchanged":
+            return self._in_sync()
+        if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
+            # Cheapest first: the players pay the least the rules allow for what they did
+            # (Undo is there when they meant a dearer explanation).
+            return self._accept(verdict.best.actions, verdict.best.cost, observation)
+        storm = check_storm(state, observation) if state.last_storm is not None else None
+        if storm is not None and storm.kind == "pending":
+            self.out_of_sync = True
+            return Outcome("waiting", storm.message, put_back=(storm.message,))
+        self.out_of_sync = True
+        todo = describe_differences(verdict.differences, state)
+        return Outcome("refused", verdict.message or todo, put_back=(todo,) if todo else ())
+
+    def _in_sync(self) -> Outcome:
+        if self.out_of_sync:
+            self.out_of_sync = False
+            return Outcome("restored", "the table is right again")
+        return Outcome("unchanged", "no change")
+
+    def _compare(self, state: GameState, observation: Observation, note: str) -> Outcome:
+        diffs = table_differences(state, observation)
+        if not diffs:
+            return self._in_sync()
+        self.out_of_sync = True
+        todo = describe_differences(diffs, state)
+        return Outcome("waiting", f"{note}: {todo}", put_back=(todo,))
+
+    def _read_layout(self, reading: dict[str, Any]) -> Outcome:
+        rows = reading.get("grid") or []
+        cells = [v for row in rows for v in row]
+        if len(cells) != 25 or any(v is None for v in cells):
+            missing = sum(1 for v in cells if v is None) or 25
+            return Outcome("unreadable", f"{missing} cards not read yet: lay out all 25 cards")
+        try:
+            record = self.setup.record(tuple(int(v) for v in cells))
+        except ZefiriaError as exc:
+            return Outcome("refused", f"this layout cannot start a game: {exc}")
+        start = {"kind": "start", "id": self.game_id, "lang": self.setup.lang}
+        self.journal.append({**start, "game": record_to_json(record)})
+        self.record = record
+        self.game = Game(record.initial_state())
+        outcome = self._judge_setup(reading)
+        if outcome.kind == "accepted":
+            return outcome
+        return Outcome("layout", "layout read: place the pawns on the corners")
+
+    def _judge_setup(self, reading: dict[str, Any]) -> Outcome:
+        """Setup: pawns go on corners in turn order; each one seen there is a Place."""
+        game = self._game()
+        seen: dict[Spirit, tuple[int, int]] = {}
+        for name, where in (reading.get("pawns") or {}).items():
+            spirit = Spirit(name)
+            if "cell" in where:
+                seen[spirit] = (int(where["cell"][0]), int(where["cell"][1]))
+            else:
+                return Outcome("refused", f"{spirit.title} must stand on a corner card")
+        for spirit, cell in seen.items():
+            if spirit not in game.state.spirits:
+                return Outcome("refused", f"{spirit.title} does not play: take the pawn away")
+            if cell not in CORNERS:
+                where = format_cell(cell)
+                return Outcome("refused", f"{spirit.title} stands on {where}, not on a corner")
+        placed: list[Action] = []
+        while game.state.phase is Phase.SETUP:
+            corner = seen.get(game.state.active_spirit)
+            if corner is None:
+                break
+            action = Place(corner)
+            try:
+                self._push(action)
+            except IllegalActionError as exc:
+                self.out_of_sync = True
+                return Outcome("refused", exc.message, put_back=(f"move {exc}",))
+            placed.append(action)
+        if not placed:
+            return Outcome("unchanged", "waiting for the pawns on the corners")
+        return Outcome("accepted", "pawns placed", actions=tuple(placed))
+
+    def _accept(self, actions: tuple[Action, ...], cost: int, observation: Observation) -> Outcome:
+        before = self.state
+        texts = []
+        for action in actions:
+            texts.append(describe_action(action, self.state, lang=self.setup.lang))
+            self._push(action)
+        after = self.state
+        round_started = after.round != before.round
+        todo = self._instructions(before, observation)
+        return Outcome(
+            "accepted",
+            "; ".join(texts),
+            actions=actions,
+            cost=cost,
+            put_back=(todo,) if todo else (),
+            round_started=round_started,
+        )
+
+    def _instructions(self, before: GameState, observation: Observation) -> str:
+        """What the players must now change on the table, which showed ``observation``.
+
+        Automatic consequences of what was just accepted (Austro stepping off or onto his
+        card, a storm at round start) or of an undo are for the players to copy onto the
+        table; until they do, the table and the game differ.
+        """
+        after = self.state
+        if after.round != before.round and after.last_storm is not None:
+            storm = check_storm(after, observation)
+            todo = "" if storm.kind == "done" else storm.message
+        else:
+            todo = describe_differences(table_differences(after, observation), after)
+        self.out_of_sync = bool(todo)
+        return todo
+
+    def _push(self, action: Action) -> None:
+        """Apply ``action`` (raises IllegalActionError) and journal it before anyone sees it."""
+        self._game().push(action)
+        self.journal.append({"kind": "action", "action": format_action(action)})
+
+    # -- buttons --------------------------------------------------------------------------
+    def undo(self) -> Outcome:
+        game = self._game()
+        if not game.actions or game.state.phase is Phase.OVER:
+            return Outcome("refused", "nothing to undo")
+        before = game.state
+        last = game.undo()
+        self.journal.append({"kind": "undo"})
+        text = describe_action(last, game.state, lang=self.setup.lang)
+        todo = self._instructions(before, observation_of(before))
+        return Outcome(
+            "undone", f"undone: {text}", actions=(last,), put_back=(todo,) if todo else ()
+        )
+
+    def end_turn(self) -> Outcome:
+        state = self.state
+        if state.phase is not Phase.TURN or not is_legal(state, EndTurn()):
+            return Outcome("refused", "the turn cannot end now")
+        who = state.active_spirit.title
+        self._push(EndTurn())
+        todo = self._instructions(state, observation_of(state))
+        return Outcome(
+            "turn_ended",
+            f"{who}'s turn is over",
+            actions=(EndTurn(),),
+            put_back=(todo,) if todo else (),
+            round_started=self.state.round != state.round,
+        )
+
+    def choices(self) -> tuple[str, tuple[Action, ...]]:
+        """The question the players must answer with the buttons now, and its options.
+
+        Empty when nothing is asked: solo first spirit and sleeper, Austro's exit side.
+        """
+        if self.game is None:
+            return "", ()
+        state = self.state
+        if state.phase is Phase.CHOOSE_FIRST:
+            awake = tuple(ChooseFirst(s) for s in state.spirits if s is not state.sleeping)
+            return "Who plays first?", awake
+        if state.phase is Phase.CHOOSE_SLEEPER:
+            return "Who sleeps next round?", tuple(ChooseSleeper(s) for s in state.played)
+        if state.phase is Phase.AUSTRO_EXIT:
+            pos = state.pawns[state.active]
+            assert pos is not None
+            return "Austro leaves beside", tuple(Leave(c) for c in nearest_edge_cells(pos.cell))
+        return "", ()
+
+    def spend_options(self) -> tuple[Spend, ...]:
+        """Gems the players hold that could be spent now (+1 AP for the active spirit)."""
+        if self.game is None or self.state.phase is not Phase.TURN:
+            return ()
+        return tuple(Spend(s) for s in self.state.spirits if is_legal(self.state, Spend(s)))
+
+    def choose(self, action: Action) -> Outcome:
+        """A button choice (solo choices, Austro's exit, spending a gem)."""
+        before = self.state
+        try:
+            self._push(action)
+        except IllegalActionError as exc:
+            return Outcome("refused", exc.message)
+        text = describe_action(action, before, lang=self.setup.lang)
+        todo = self._instructions(before, observation_of(before))
+        return Outcome(
+            "accepted",
+            text,
+            actions=(action,),
+            put_back=(todo,) if todo else (),
+            round_started=self.state.round != before.round,
+        )
+
+    # -- the end ----------------------------------------------------------------------------
+    def finish(self) -> Outcome:
+        """Score the finished game, save it to the history once, and close the journal."""
+        state = self.state
+        result = score(state)
+        total = int(result.total)
+        words = rating(total, self.setup.lang)
+        if self.history is not None and not self.saved:
+            self.history.add(self.finished_game(total, words))
+        if not self.saved:
+            self.journal.append({"kind": "saved"})
+            self.saved = True
+        return Outcome("over", words, score=total)
+
+    def finished_game(self, total: int, words: str) -> FinishedGame:
+        state = self.state
+        assert self.record is not None
+        record = self.record.with_actions(self._game().actions, final=state)
+        return FinishedGame(
+            id=self.game_id,
+            finished_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            players=state.config.players,
+            spirits=tuple(s.value for s in state.spirits),
+            mode=state.config.mode.value,
+            difficulty=None if state.config.difficulty is None else state.config.difficulty.value,
+            score=total,
+            rating=words,
+            record=dumps_record(record),
+        )
+
+
+def open_referee(
+    journal_path: Path, history: History | None, setup: Setup | None
+) -> tuple[Referee | None, str]:
+    """Resume the journal's game, or start ``setup``'s; a damaged journal is set aside.
+
+    Returns the referee (None when there is nothing to resume and no setup) and a message
+    for the screen and the log.
+    """
+    from .journal import set_aside_damaged
+
+    try:
+        journal = Journal.open(journal_path)
+        referee = Referee.resume(journal, history)
+    except JournalError as exc:
+        kept = set_aside_damaged(journal_path)
+        journal = Journal.open(journal_path)
+        note = f"journal damaged ({exc}); kept as {kept}, starting a new game"
+        return (Referee(setup, journal, history) if setup else None), note
+    if referee is not None:
+        if referee.saved:
+            journal.set_aside("finished")
+        else:
+            return referee, f"resumed the game at round {referee.state.round}"
+    if setup is None:
+        return None, "no game to resume"
+    return Referee(setup, journal, history), "new game"

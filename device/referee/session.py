@@ -1,0 +1,306 @@
+"""The referee at the table: camera, watcher, buttons, screen and lights around a Referee.
+
+:class:`Session` owns no rule: it asks the :class:`~zefiria.device.referee.watcher.
+StillnessWatcher` when to read, hands readings and button presses to the
+:class:`~zefiria.device.referee.loop.Referee`, and shows the outcome. One call to
+:meth:`Session.step` does one small piece of work (one button event, one preview frame), so
+the device's main loop, the demo's virtual players and the tests drive it the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.device.controls.events import Event
+from zefiria.device.display.screens import (
+    HintView,
+    MenuView,
+    MessageView,
+    MoveView,
+    RoundView,
+    ScoreView,
+    Screen,
+    SpiritView,
+    StormView,
+)
+from zefiria.engine.actions import Action
+from zefiria.engine.notation import describe_action, format_cell
+from zefiria.engine.state import GameState, Phase, StormEffect
+
+from .loop import Outcome, Referee
+from .watcher import StillnessWatcher
+
+Image = NDArray[np.uint8]
+
+
+class Camera(Protocol):
+    def grab_preview(self) -> Image: ...
+    def capture_still(self) -> Image: ...
+
+
+class Controls(Protocol):
+    def next_event(self, timeout: float | None = None) -> Event | None: ...
+
+
+class Feedback(Protocol):
+    def ready(self) -> None: ...
+    def busy(self) -> None: ...
+    def accepted(self) -> None: ...
+    def refused(self) -> None: ...
+    def mismatch(self) -> None: ...
+
+
+Reader = Callable[[Image], dict[str, Any]]  # a still photo -> the reading contract's JSON dict
+Show = Callable[[Screen], None]
+Log = Callable[[str], None]
+Hinter = Callable[[GameState], list[Action]]
+
+
+@dataclass
+class Timing:
+    """Seconds from "table still" to verdict, one entry per reading that was judged."""
+
+    verdicts: list[tuple[str, float]] = field(default_factory=list)
+    reading_ms: list[float] = field(default_factory=list)
+
+
+class Session:
+    """Drive one :class:`Referee` from the hardware (or its simulated stand-ins)."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        camera: Camera,
+        reader: Reader,
+        controls: Controls,
+        feedback: Feedback,
+        show: Show,
+        log: Log = print,
+        watcher: StillnessWatcher | None = None,
+        hinter: Hinter | None = None,
+    ) -> None:
+        self.referee = referee
+        self.camera = camera
+        self.reader = reader
+        self.controls = controls
+        self.feedback = feedback
+        self.show = show
+        self.log = log
+        self.watcher = watcher or StillnessWatcher()
+        self.hinter = hinter
+        self.timing = Timing()
+        self.selected = 0  # highlighted item of a button menu
+        self.stopped = False
+        self._asked = ""  # the question on screen, so it is drawn once
+
+    # -- one step ---------------------------------------------------------------------------
+    def step(self, timeout: float = 0.0) -> Outcome | None:
+        """Handle one button event (waiting up to ``timeout``) or else one preview frame."""
+        event = self.controls.next_event(timeout=timeout)
+        if event is not None:
+            return self.press(event)
+        if self.referee.over:
+            return self._finish() if not self.referee.saved else None
+        question, options = self.referee.choices()
+        if options:
+            if question != self._asked:
+                self._asked = question
+                self.selected = 0
+                self._show_menu(question, options)
+            return None
+        return self.look()
+
+    def look(self) -> Outcome | None:
+        """Feed one preview frame to the watcher; read and judge when the table is still."""
+        try:
+            frame = self.camera.grab_preview()
+        except (OSError, RuntimeError) as exc:
+            self.log(f"camera: {exc}")
+            self.show(MessageView("Camera", f"camera problem: {exc}"))
+            self.stopped = True
+            return None
+        if not self.watcher.feed(frame):
+            return None
+        return self.read_now()
+
+    def read_now(self) -> Outcome:
+        """Take a still, read it and judge it (also what OK does)."""
+        still_at = time.perf_counter()
+        self.feedback.busy()
+        reading = self.reader(self.camera.capture_still())
+        outcome = self.referee.judge(reading)
+        seconds = time.perf_counter() - still_at
+        self.watcher.mark_read()
+        if outcome.kind != "unreadable":
+            self.timing.verdicts.append((outcome.kind, seconds))
+        self.timing.reading_ms.append(float(reading.get("ms", 0.0)))
+        self.present(outcome)
+        return outcome
+
+    def press(self, event: Event) -> Outcome | None:
+        referee = self.referee
+        question, options = referee.choices() if referee.started else ("", ())
+        if options:
+            return self._menu_press(event, question, options)
+        if event is Event.OK:
+            self.watcher.forget()
+            return self.read_now()
+        if event in (Event.QUIT, Event.SHUTDOWN):
+            self.stopped = True
+            return None
+        if not referee.started:
+            return None
+        if event is Event.UNDO:
+            outcome = referee.undo()
+        elif event is Event.END_TURN:
+            outcome = referee.end_turn()
+        elif event is Event.HINT:
+            self._hint()
+            return None
+        elif event is Event.MENU:
+            spends = referee.spend_options()
+            if not spends:
+                self.show(MessageView("Menu", "no red gem to spend"))
+                return None
+            outcome = referee.choose(spends[0])
+        else:
+            return None
+        self.watcher.forget()
+        self.present(outcome)
+        return outcome
+
+    def _menu_press(
+        self, event: Event, question: str, options: tuple[Action, ...]
+    ) -> Outcome | None:
+        # Hint moves down, Undo moves up, OK chooses: four buttons, no rotary encoder.
+        if event is Event.HINT:
+            self.selected = (self.selected + 1) % len(options)
+        elif event is Event.UNDO:
+            self.selected = (self.selected - 1) % len(options)
+        elif event is Event.OK:
+            outcome = self.referee.choose(options[self.selected])
+            self._asked = ""
+            self.watcher.forget()
+            self.present(outcome)
+            return outcome
+        elif event in (Event.QUIT, Event.SHUTDOWN):
+            self.stopped = True
+            return None
+        self._show_menu(question, options)
+        return None
+
+    def _show_menu(self, question: str, options: tuple[Action, ...]) -> None:
+        state = self.referee.state
+        items = tuple(describe_action(a, state, lang=self.referee.setup.lang) for a in options)
+        self.show(MenuView(question, items, self.selected))
+
+    def _hint(self) -> None:
+        if self.hinter is None or self.referee.state.phase is not Phase.TURN:
+            self.show(HintView("no hint now"))
+            return
+        plan = self.hinter(self.referee.state)
+        state = self.referee.state
+        text = describe_action(plan[0], state, lang=self.referee.setup.lang) if plan else "end"
+        self.show(HintView(text))
+
+    def _finish(self) -> Outcome:
+        outcome = self.referee.finish()
+        self.present(outcome)
+        return outcome
+
+    # -- showing an outcome -----------------------------------------------------------------
+    def present(self, outcome: Outcome) -> None:
+        """Screen, lights and log line for ``outcome``."""
+        referee = self.referee
+        kind = outcome.kind
+        score = f"{outcome.score} VP: " if outcome.score is not None else ""
+        self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
+        if kind == "unreadable":
+            return
+        if kind == "refused":
+            self.feedback.refused()
+            self.show(MoveView(False, outcome.message, reason="; ".join(outcome.put_back)))
+            return
+        if kind == "over":
+            state = referee.state
+            self.feedback.ready()
+            assert outcome.score is not None
+            self.show(ScoreView(outcome.score, outcome.message, details=state.config.mode.value))
+            return
+        if kind in ("accepted", "turn_ended", "undone"):
+            self.feedback.accepted()
+            if kind == "accepted" and referee.state.phase is not Phase.SETUP:
+                self.show(MoveView(True, outcome.message, ap=referee.state.ap))
+        elif kind == "layout":
+            self.feedback.ready()
+            self.show(MessageView("Setup", outcome.message))
+            return
+        if not referee.started:
+            return
+        state = referee.state
+        if outcome.round_started:
+            self.show(
+                RoundView(
+                    state.round,
+                    state.config.purple_gems,
+                    state.purple_left,
+                    storm=state.last_storm is not None,
+                )
+            )
+            storm = storm_view(state)
+            if storm is not None:
+                self.show(storm)
+        if outcome.put_back:
+            self.feedback.mismatch()
+            self.show(MessageView("On the table", "; ".join(outcome.put_back)))
+        elif kind in ("restored", "accepted", "turn_ended", "undone"):
+            self.feedback.ready()
+            self.show(spirit_view(state))
+
+
+def storm_view(state: GameState) -> StormView | None:
+    event = state.last_storm
+    if event is None:
+        return None
+    if event.effect is StormEffect.ANCHORED:
+        effect = f"anchor {state.island_at(event.target1)}"
+    elif event.effect is StormEffect.SWAPPED and event.target2 is not None:
+        # After the swap, the card now at target 1 came from target 2 and vice versa.
+        effect = f"swap {state.island_at(event.target2)} and {state.island_at(event.target1)}"
+    else:
+        effect = "no effect"
+    return StormView(
+        storm=event.storm.describe(),
+        target1=event.target1,
+        target2=event.target2,
+        effect=effect,
+        anchored=state.anchored,
+    )
+
+
+def spirit_view(state: GameState) -> Screen:
+    if state.phase is Phase.OVER:
+        return MessageView("Game over", "scoring...")
+    if state.phase is not Phase.TURN:
+        return MessageView("Setup" if state.phase is Phase.SETUP else "Choose", state.phase.value)
+    pos = state.pawns[state.active]
+    note = "must fly away first" if state.must_leave else ""
+    if pos is not None and pos.outside:
+        note = note or f"outside by {format_cell(pos.cell)}"
+    return SpiritView(
+        spirit=state.active_spirit.title,
+        ap=state.ap,
+        ap_max=state.config.ap_per_turn,
+        gems=sum(state.gems_held),
+        round=state.round,
+        note=note,
+    )
+
+
+def _todo(outcome: Outcome) -> str:
+    return f" -> {'; '.join(outcome.put_back)}" if outcome.put_back else ""

@@ -1,0 +1,236 @@
+"""A whole game at a virtual table: virtual players act, the session watches and judges.
+
+Used by ``zefiria demo``, the referee benchmark and the power-cut test. Everything the
+referee does here goes through the same :class:`~zefiria.device.referee.session.Session` as
+on the device: the players only touch the virtual table and press buttons.
+
+The players' every decision is drawn from the seed, the number of actions played so far and
+the tries at that point, never from a generator running across the game, so a game resumed
+after a power cut makes exactly the decisions the uninterrupted game would have made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from zefiria.device.controls.events import Event, EventQueue
+from zefiria.engine.actions import Action, EndTurn, Spend
+from zefiria.engine.grid import ISLANDS
+from zefiria.engine.rules import apply_action
+from zefiria.engine.state import GameState, Phase
+
+from .loop import Outcome
+from .session import Session
+from .virtual_players import Move, VirtualTable, choice_index, illegal_move
+
+Planner = Callable[[GameState], list[Action]]
+
+# A move is a handful of photos (hand in, hand over, hand out, then still frames); far more
+# than this without a verdict means the referee is stuck, which the simulation reports.
+MAX_FRAMES_PER_MOVE = 40
+
+
+class SimulationError(RuntimeError):
+    """The simulated game could not go on (the referee never answered, a reading failed)."""
+
+
+@dataclass
+class Tally:
+    """How the referee judged the virtual players' moves."""
+
+    legal: int = 0
+    accepted: int = 0
+    illegal: int = 0
+    refused: int = 0
+    wrong: list[str] = field(default_factory=list)  # verdicts that were not what the rules say
+    instructions: int = 0  # storms, Austro's steps, put-backs carried out by the players
+    rereads: int = 0  # unreadable still tables that needed OK pressed
+
+    @property
+    def correct(self) -> bool:
+        return not self.wrong and self.accepted == self.legal and self.refused == self.illegal
+
+
+class Simulation:
+    """Play the referee's game to the end with virtual players at a virtual table."""
+
+    def __init__(
+        self,
+        session: Session,
+        table: VirtualTable,
+        controls: EventQueue,
+        seed: int,
+        planner: Planner | None = None,
+        cheat_rate: float = 0.12,
+        log: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self.session = session
+        self.referee = session.referee
+        self.table = table
+        self.controls = controls
+        self.seed = seed
+        self.planner = planner
+        self.cheat_rate = cheat_rate
+        self.log = log
+        self.tally = Tally()
+        self._tries: dict[int, int] = {}
+        self._plan: tuple[tuple[int, int, int], list[Action]] | None = None
+
+    def rng(self) -> random.Random:
+        """A generator for the next decision, drawn from where the game stands."""
+        played = len(self.referee.game.actions) if self.referee.game is not None else -1
+        tries = self._tries.get(played, 0)
+        self._tries[played] = tries + 1
+        return random.Random(f"{self.seed}:{played}:{tries}")
+
+    # -- the game ----------------------------------------------------------------------------
+    def play(self, max_moves: int = 2000) -> Tally:
+        for _ in range(max_moves):
+            if self.session.stopped:
+                raise SimulationError("the referee stopped")
+            if self.referee.over:
+                self._until_verdict()  # the session scores and saves the game
+                if self.referee.saved:
+                    return self.tally
+                continue
+            self.turn_step()
+        raise SimulationError(f"no end after {max_moves} moves")
+
+    def turn_step(self) -> None:
+        referee = self.referee
+        if not referee.started:
+            self._lay_out()
+            return
+        state = referee.state
+        if referee.out_of_sync:
+            self.tally.instructions += 1
+            self.table.match(state)
+            self._until_verdict()
+            return
+        _, options = referee.choices()
+        if options:
+            self._choose(state, options)
+            return
+        if state.phase is Phase.SETUP:
+            self._place(state)
+            return
+        move = self._decide(state)
+        if isinstance(move.action, EndTurn):
+            self._press(Event.END_TURN)
+            self._until_verdict()
+            return
+        if isinstance(move.action, Spend):
+            self._press(Event.MENU)
+            self._until_verdict()
+            return
+        self.table.perform(state, move.action, move.who)
+        outcome = self._until_verdict()
+        self._check(state, move, outcome)
+
+    def _lay_out(self) -> None:
+        rng = self.rng()
+        grid = list(ISLANDS)
+        rng.shuffle(grid)
+        self.table.lay_out(tuple(grid))
+        self.table.act((2, 2), lambda: None)  # the hand that laid out the last card
+        self._until_verdict()
+
+    def _place(self, state: GameState) -> None:
+        from zefiria.engine.rules import legal_actions
+
+        options = [p.action for p in legal_actions(state)]
+        action = self.rng().choice(options)
+        self.table.perform(state, action)
+        self._until_verdict()
+
+    def _choose(self, state: GameState, options: tuple[Action, ...]) -> None:
+        i = choice_index(state, options, self.rng())
+        for _ in range(i):
+            self._press(Event.HINT)  # Hint moves down the menu
+        self._press(Event.OK)
+        self._until_verdict()
+
+    def _decide(self, state: GameState) -> Move:
+        rng = self.rng()
+        if rng.random() < self.cheat_rate:
+            cheat = illegal_move(state, rng)
+            if cheat is not None:
+                return cheat
+        return Move(self._planned(state, rng), legal=True)
+
+    def _planned(self, state: GameState, rng: random.Random) -> Action:
+        from zefiria.engine.rules import legal_actions
+
+        legal = [p.action for p in legal_actions(state)]
+        if self.planner is not None:
+            key = (state.round, state.active, state.turns_done)
+            if self._plan is None or self._plan[0] != key:
+                self._plan = (key, list(self.planner(state)))
+            plan = self._plan[1]
+            while plan:
+                action = plan.pop(0)
+                if action in legal:
+                    return action
+                plan.clear()  # stale after an undo or a refusal: random from here
+        table = [a for a in legal if not isinstance(a, Spend | EndTurn)]
+        if not table or rng.random() < 0.12:
+            return EndTurn()
+        return rng.choice(table)
+
+    def _press(self, event: Event) -> None:
+        self.controls.put(event)
+
+    # -- waiting for the referee ---------------------------------------------------------------
+    def _until_verdict(self) -> Outcome:
+        """Step the session until it answers something other than "unreadable"."""
+        rereads = 0
+        for _ in range(MAX_FRAMES_PER_MOVE):
+            outcome = self.session.step()
+            if self.session.stopped:
+                raise SimulationError("the referee stopped")
+            if outcome is None:
+                continue
+            if outcome.kind != "unreadable":
+                return outcome
+            if not self.table.busy:
+                # A still table the camera could not read: ask again, as a player would.
+                rereads += 1
+                self.tally.rereads += 1
+                if rereads > 3:
+                    raise SimulationError(f"the table cannot be read: {outcome.message}")
+                self._press(Event.OK)
+        if not self.table.busy:
+            # Nothing new to see (e.g. the change was too small for the watcher): press OK.
+            self._press(Event.OK)
+            outcome = self.session.step()
+            if outcome is not None and outcome.kind != "unreadable":
+                return outcome
+        raise SimulationError("the referee gave no verdict")
+
+    def _check(self, before: GameState, move: Move, outcome: Outcome) -> None:
+        tally = self.tally
+        text = f"{move.action} ({move.note or 'legal'})"
+        if not move.legal:
+            tally.illegal += 1
+            if outcome.kind == "refused":
+                tally.refused += 1
+                self.log(f"  refused as it should: {move.note}")
+            else:
+                tally.wrong.append(f"illegal {text} got {outcome.kind}: {outcome.message}")
+            return
+        tally.legal += 1
+        if outcome.kind != "accepted":
+            tally.wrong.append(f"legal {text} got {outcome.kind}: {outcome.message}")
+            return
+        tally.accepted += 1
+        expected = apply_action(before, move.action)
+        actual = self.referee.state
+        if expected != actual and not same_table(expected, actual):
+            tally.wrong.append(f"legal {text} was explained as {outcome.actions}")
+
+
+def same_table(a: GameState, b: GameState) -> bool:
+    """Same cards, gems and pawns (a cheaper explanation of the same change is fine)."""
+    return a.grid == b.grid and a.anchored == b.anchored and a.pawns == b.pawns
