@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,12 +49,18 @@ def run(args: argparse.Namespace) -> int:
     except ZefiriaError as exc:
         print(f"zefiria check: {exc}", file=sys.stderr)
         return 2
-    if args.compact:
-        print(json.dumps(verdict, ensure_ascii=False, separators=(",", ":")))
-    else:
-        from zefiria.engine.records import pretty_json
+    from zefiria.engine.records import pretty_json
 
-        sys.stdout.write(pretty_json(verdict))
+    if args.compact:
+        document = json.dumps(verdict, ensure_ascii=False, separators=(",", ":")) + "\n"
+    else:
+        document = pretty_json(verdict)
+    try:
+        sys.stdout.write(document)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): not our error, and no traceback at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0 if verdict["legal"] else 1
 
 

@@ -78,7 +78,12 @@ def run(args: argparse.Namespace) -> int:
     session = Session(
         game, record=record, read=_reader(), out=sys.stdout, lang=args.lang, color=color
     )
-    return session.run()
+    try:
+        return session.run()
+    except BrokenPipeError:
+        # The output was piped into something that stopped reading (`| head`).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _resume(path: Path) -> tuple[GameRecord | None, Game]:
