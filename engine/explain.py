@@ -31,7 +31,7 @@ import heapq
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .actions import Action, Breeze, Fly, Leave, Retrieve, Spend
 from .differences import Difference, describe_differences, table_differences
@@ -39,7 +39,7 @@ from .errors import IllegalActionError, Reason
 from .grid import ALL_CELLS, SIZE, Cell, index, manhattan
 from .notation import describe_action
 from .observation import Observation, observation_of
-from .rules import apply_action, check_action, legal_actions
+from .rules import PricedAction, apply_action, check_action, legal_actions
 from .spirits import Spirit
 from .state import GameState, Mode, Phase, Position
 
@@ -242,7 +242,7 @@ class _Node:
         assert pos is not None
         return pos
 
-    def key(self) -> tuple[tuple[int, ...], Position, frozenset[Cell]]:
+    def key(self) -> Key:
         return (self.state.grid, self.pos, self.state.anchored)
 
     def path(self) -> list[tuple[Action, int]]:
@@ -255,18 +255,36 @@ class _Node:
         return out
 
 
-Skeleton = tuple[tuple[str, frozenset[Cell]], ...]
+Key = tuple[tuple[int, ...], Position, frozenset[Cell]]
+
+
+class _Move(NamedTuple):
+    """A priced action and the key of the state it leads to, before the rules apply it."""
+
+    action: Action
+    cost: int
+    g: int
+    s: int
+    key: Key
+
+
+GridAction = tuple[str, tuple[Cell, ...]]
+Skeleton = tuple[GridAction, ...]
+
+
+def _grid_action(action: Action) -> GridAction | None:
+    """What a Breeze or a Retrieve does to the table, whoever stands where (else None)."""
+    if isinstance(action, Breeze):
+        return ("breeze", tuple(sorted((action.a, action.b))))
+    if isinstance(action, Retrieve):
+        return ("retrieve", (action.cell,))
+    return None
 
 
 def _skeleton(path: Sequence[tuple[Action, int]]) -> Skeleton:
-    """The grid-changing actions of a path: what a minimal explanation is defined on."""
-    out: list[tuple[str, frozenset[Cell]]] = []
-    for action, _ in path:
-        if isinstance(action, Breeze):
-            out.append(("breeze", frozenset((action.a, action.b))))
-        elif isinstance(action, Retrieve):
-            out.append(("retrieve", frozenset((action.cell,))))
-    return tuple(out)
+    """The grid-changing actions of a path, as a multiset (sorted): the same changes made in
+    another order are the same changes, so they never make an explanation ambiguous."""
+    return tuple(sorted(ga for action, _ in path if (ga := _grid_action(action)) is not None))
 
 
 Table = tuple[tuple[int, ...], frozenset[Cell]]
@@ -291,6 +309,7 @@ class _Search:
         self.obs = obs
         self.target = _Target(state, obs)
         extra = 0
+        self.held = sum(state.gems_held)
         if state.config.mode is Mode.STORM:
             # Gems held now, and the ones retrieved this turn, may all be spent.
             extra = sum(state.gems_held) + len(self.target.drop)
@@ -301,14 +320,17 @@ class _Search:
         # AP to spare so the rules never end the turn inside the search (ap >= 1 always).
         self.sandbox = replace(state, ap=self.budget + 1)
         self.nodes = 0
+        self._legal: dict[object, tuple[int, list[PricedAction]]] = {}
 
     # -- helpers -----------------------------------------------------------------------------
     def root(self) -> _Node:
         return _Node(self.sandbox, 0, self.target.grid_sum(self.sandbox.grid))
 
-    def children(self, node: _Node, bound: int, minimal: bool = False) -> Iterator[_Node]:
-        """Children whose lower bound fits in ``bound`` AP, priced and applied by the rules.
+    def moves(self, node: _Node, bound: int, minimal: bool = False) -> Iterator[_Move]:
+        """Legal actions whose lower bound fits in ``bound`` AP, priced by the rules.
 
+        They are not applied yet: the caller drops those leading to a state it has seen, so
+        :func:`apply_action` (the costly part) runs only for new states.
         ``minimal``: only Breezes that move a card not yet where the camera saw it.
         """
         target = self.target
@@ -317,12 +339,16 @@ class _Search:
         dist = target.dist
         pos = node.pos
         anchored = state.anchored
-        for action, cost in legal_actions(state):
+        # AP in hand now: a gem retrieved this turn can be spent, but only once it is held.
+        retrieved = len(target.drop) - len(target.drop & anchored)
+        in_hand = min(bound, self.real.ap + min(self.max_spend, self.held + retrieved))
+        for action, cost in self.legal(state):
             g = node.g + cost
-            if g > bound:
+            if g > in_hand:
                 continue
             s = node.s
             new_pos = pos
+            new_grid = grid
             new_anchored = anchored
             if isinstance(action, Fly):
                 new_pos = Position(action.to, outside=pos.outside)
@@ -335,6 +361,11 @@ class _Search:
                 s += dist[ka][b] + dist[kb][a] - before
                 if action.stand is not None:
                     new_pos = Position(action.stand)
+                if g + target.h(s, new_pos, anchored) > bound:
+                    continue  # cheap test first: most Breezes stop here
+                cells = list(grid)
+                cells[a], cells[b] = kb, ka
+                new_grid = tuple(cells)
             elif isinstance(action, Retrieve):
                 if action.cell not in target.drop:
                     continue  # a gem still seen on the table was not retrieved
@@ -343,8 +374,27 @@ class _Search:
                 continue  # Spend and EndTurn are not table actions
             if g + target.h(s, new_pos, new_anchored) > bound:
                 continue
-            self.nodes += 1
-            yield _Node(apply_action(state, action), g, s, node, action, cost)
+            yield _Move(action, cost, g, s, (new_grid, new_pos, new_anchored))
+
+    def legal(self, state: GameState) -> list[PricedAction]:
+        """``legal_actions``, remembered per table: searches meet the same table often.
+
+        The sandbox's AP only shrink along a path, and fewer AP only ever remove actions
+        (those costing more than is left), so a list made with at least as many AP serves.
+        """
+        pos = state.pawns[state.active]
+        key = (state.grid, pos, state.anchored, state.must_leave)
+        hit = self._legal.get(key)
+        if hit is not None and hit[0] >= state.ap:
+            return hit[1]
+        actions = legal_actions(state)
+        self._legal[key] = (state.ap, actions)
+        return actions
+
+    def child(self, node: _Node, move: _Move) -> _Node:
+        self.nodes += 1
+        state = apply_action(node.state, move.action)
+        return _Node(state, move.g, move.s, node, move.action, move.cost)
 
     def replay(
         self, path: Sequence[tuple[Action, int]], table_state: GameState
@@ -378,7 +428,7 @@ class _Search:
     def cheapest(self) -> tuple[Explanation, Skeleton] | None:
         target = self.target
         root = self.root()
-        best: dict[object, int] = {root.key(): 0}
+        best: dict[Key, int] = {root.key(): 0}
         tie = itertools.count()
         heap: list[tuple[int, int, int, _Node]] = [
             (target.h(root.s, root.pos, root.state.anchored), 0, next(tie), root)
@@ -394,54 +444,72 @@ class _Search:
                 if found is not None:
                     return found, _skeleton(path)
                 continue
-            for child in self.children(node, self.budget):
-                key = child.key()
-                if best.get(key, self.budget + 1) <= child.g:
+            for move in self.moves(node, self.budget):
+                if best.get(move.key, self.budget + 1) <= move.g:
                     continue
-                best[key] = child.g
-                f = child.g + target.h(child.s, child.pos, child.state.anchored)
+                best[move.key] = move.g
+                child = self.child(node, move)
+                f = move.g + target.h(move.s, child.pos, child.state.anchored)
                 # Deeper first among equal f: reaches goals sooner.
-                heapq.heappush(heap, (f, -child.g, next(tie), child))
+                heapq.heappush(heap, (f, -move.g, next(tie), child))
         return None
 
     # -- 2. minimal explanations of another cost ------------------------------------------------
     def alternatives(self, cheapest: int, skeleton: Skeleton) -> list[Explanation]:
-        """Minimal explanations whose cost differs from ``cheapest``, cheapest first."""
+        """Minimal explanations whose cost differs from ``cheapest``, cheapest first.
+
+        A depth-first search over the AP left, keeping only what a minimal explanation can
+        be: every Breeze moves a card not yet where the camera saw it, no subset of the grid
+        actions cancels out (checked on the tables every subsequence of them makes), and a
+        run of flights never goes where a shorter run from its start already went.
+        """
         if self.budget <= cheapest:
             return []
         target = self.target
         found: dict[Skeleton, list[tuple[Action, int]]] = {}
-        seen: set[tuple[object, int]] = set()
+        seen: set[tuple[Key, int]] = set()
         root = self.root()
         start_table: Table = (root.state.grid, root.state.anchored)
 
-        def dfs(node: _Node, subs: frozenset[Table]) -> None:
+        def dfs(node: _Node, subs: frozenset[Table], reach: frozenset[Position]) -> None:
             if len(found) >= MAX_ALTERNATIVES or self.nodes >= MAX_NODES:
                 return
-            mark = (node.key(), node.g)
-            if mark in seen:
-                return
-            seen.add(mark)
             if target.reached(node.s, node.pos, node.state.anchored):
                 path = node.path()
                 sk = _skeleton(path)
                 if node.g != cheapest and sk != skeleton and sk not in found:
                     found[sk] = path
                 return
-            for child in self.children(node, self.budget, minimal=True):
-                action = child.action
-                next_subs = subs
-                if isinstance(action, Breeze | Retrieve):
-                    table: Table = (child.state.grid, child.state.anchored)
-                    if table in subs:
-                        continue  # some of the grid actions cancel out: not minimal
-                    next_subs = subs | {_apply_to_table(t, action) for t in subs}
-                dfs(child, next_subs)
+            moves = list(self.moves(node, self.budget, minimal=True))
+            # Where this run of flights could already be after one more Fly from here.
+            further = reach | {m.key[1] for m in moves if isinstance(m.action, Fly)}
+            for move in moves:
+                mark = (move.key, move.g)
+                if mark in seen:
+                    continue
+                action = move.action
+                if isinstance(action, Fly):
+                    if move.key[1] in reach:
+                        continue  # a shorter run of flights gets there
+                    seen.add(mark)
+                    dfs(self.child(node, move), subs, further)
+                    continue
+                table: Table = (move.key[0], move.key[2])
+                if table in subs:
+                    continue  # some of the grid actions cancel out: not minimal
+                seen.add(mark)
+                child = self.child(node, move)
+                dfs(
+                    child,
+                    subs | {_apply_to_table(t, action) for t in subs},
+                    frozenset({child.pos}),
+                )
 
-        dfs(root, frozenset({start_table}))
+        seen.add((root.key(), 0))
+        dfs(root, frozenset({start_table}), frozenset({root.pos}))
         out: list[Explanation] = []
         for sk, path in found.items():
-            best = self.cheapest_with(sk) or path
+            best = self.cheapest_with(sk, sum(c for _, c in path)) or path
             cost = sum(c for _, c in best)
             if cost == cheapest:
                 continue  # equal cost: not ambiguous
@@ -452,29 +520,35 @@ class _Search:
         out.sort(key=lambda e: e.cost)
         return out
 
-    def cheapest_with(self, skeleton: Skeleton) -> list[tuple[Action, int]] | None:
-        """The cheapest flights around a fixed sequence of grid actions (uniform cost)."""
+    def cheapest_with(self, skeleton: Skeleton, bound: int) -> list[tuple[Action, int]] | None:
+        """The cheapest explanation made of exactly these grid actions, in any order (A*)."""
         target = self.target
         root = self.root()
         tie = itertools.count()
-        heap: list[tuple[int, int, _Node, int]] = [(0, next(tie), root, 0)]
-        best: dict[object, int] = {}
+        heap: list[tuple[int, int, _Node, Skeleton]] = [(0, next(tie), root, skeleton)]
+        best: dict[tuple[Key, Skeleton], int] = {}
         while heap:
-            g, _, node, done = heapq.heappop(heap)
-            mark = (node.key(), done)
+            _, _, node, left = heapq.heappop(heap)
+            g = node.g
+            mark = (node.key(), left)
             if best.get(mark, g + 1) <= g:
                 continue
             best[mark] = g
-            if done == len(skeleton) and target.reached(node.s, node.pos, node.state.anchored):
+            if not left and target.reached(node.s, node.pos, node.state.anchored):
                 return node.path()
-            for child in self.children(node, self.budget):
-                action = child.action
-                step = done
-                if isinstance(action, Breeze | Retrieve):
-                    if done == len(skeleton) or _skeleton([(action, 0)])[0] != skeleton[done]:
+            for move in self.moves(node, bound):
+                ga = _grid_action(move.action)
+                rest = left
+                if ga is not None:
+                    if ga not in left:
                         continue
-                    step += 1
-                heapq.heappush(heap, (child.g, next(tie), child, step))
+                    i = left.index(ga)
+                    rest = left[:i] + left[i + 1 :]
+                if best.get((move.key, rest), move.g + 1) <= move.g:
+                    continue
+                child = self.child(node, move)
+                f = move.g + target.h(move.s, child.pos, child.state.anchored)
+                heapq.heappush(heap, (f, next(tie), child, rest))
         return None
 
     def _table_state(self, path: Sequence[tuple[Action, int]]) -> GameState:
