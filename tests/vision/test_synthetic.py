@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -231,3 +232,24 @@ def test_render_command_writes_calibration_and_game_photos(tmp_path: Path) -> No
     assert img is not None and img.shape == (616, 820, 3)
     assert (tmp_path / "t.json").read_text().startswith('{"grid"')
     assert main(["render", "--random", "--size", "big", "-o", str(out)]) == 2
+
+
+def test_render_command_photographs_a_saved_state(tmp_path: Path) -> None:
+    from zefiria.device.cli import main
+    from zefiria.engine import Place
+    from zefiria.engine.records import dumps_state
+    from zefiria.engine.rules import apply_action
+
+    config = GameConfig(players=2, mode=Mode.STANDARD, spirits=(Spirit.BOREA, Spirit.SKYRON))
+    state = new_game(config, seed=2)
+    for corner in ((0, 0), (4, 4)):
+        state = apply_action(state, Place(corner))
+    (tmp_path / "s.json").write_text(dumps_state(state))
+    out, truth = tmp_path / "s.jpg", tmp_path / "t.json"
+    args = ["render", "--state", str(tmp_path / "s.json"), "-o", str(out), "--truth", str(truth)]
+    assert main([*args, "--size", "820x616"]) == 0
+    data = json.loads(truth.read_text())
+    assert data["grid"] == [list(state.grid[r * 5 : r * 5 + 5]) for r in range(5)]
+    assert data["pawns"] == {"borea": {"cell": [0, 0]}, "skyron": {"cell": [4, 4]}}
+    (tmp_path / "bad.json").write_text("{")
+    assert main(["render", "--state", str(tmp_path / "bad.json"), "-o", str(out)]) == 2

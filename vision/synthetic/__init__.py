@@ -5,7 +5,7 @@ of the ground truth, so a bug here must not be able to hide the same bug there.
 
 >>> from zefiria.vision.synthetic import calibration_scenes, render
 >>> solved, pawns = calibration_scenes()
->>> photo = render(solved, deck=3, seed=7)
+>>> photo = render(solved, design=3, seed=7)
 >>> photo.image.shape
 (1232, 1640, 3)
 """

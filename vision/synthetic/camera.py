@@ -47,7 +47,7 @@ def random_pose(seed: int, max_tilt_deg: float = 35.0, max_roll_deg: float = 15.
         tilt_azimuth_deg=float(rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(90, 25)),
         roll_deg=float(rng.uniform(-max_roll_deg, max_roll_deg)),
         distance_mm=float(rng.uniform(550, 1200)),
-        fill=float(rng.uniform(0.6, 0.9)),
+        fill=float(rng.uniform(0.72, 0.95)),
         shift=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.05, 0.05))),
     )
 

@@ -39,6 +39,17 @@ FONTS = (
     "pil",
 )
 
+# Where the icon may sit (fractions of the card) so that it does not cover the number.
+ICON_PLACES: dict[str, tuple[tuple[float, float], ...]] = {
+    "top-left": ((0.5, 0.55), (0.78, 0.14), (0.22, 0.86), (0.5, 0.8)),
+    "top-right": ((0.5, 0.55), (0.22, 0.14), (0.22, 0.86), (0.5, 0.8)),
+    "bottom-right": ((0.5, 0.55), (0.5, 0.35), (0.78, 0.14), (0.22, 0.86)),
+    "corners": ((0.5, 0.55), (0.5, 0.35), (0.78, 0.14), (0.22, 0.86)),
+    "centre": ((0.78, 0.14), (0.22, 0.86), (0.5, 0.84), (0.5, 0.16)),
+    "top": ((0.5, 0.6), (0.22, 0.86), (0.5, 0.8)),
+    "bottom": ((0.5, 0.4), (0.5, 0.3), (0.78, 0.14)),
+}
+
 _HUES = {"green": 62, "yellow": 27, "orange": 13, "blue": 108, "pink": 165, "red": 0}
 
 
@@ -98,7 +109,7 @@ def design(seed: int) -> CardDesign:
     if rng.random() < 0.2:
         ink = _hsv(int(rng.integers(180)), int(rng.integers(150, 255)), int(rng.integers(60, 160)))
     outline_ink = _grey(rng, 240, 255, warm=False) if dark_ink else _grey(rng, 0, 30, warm=False)
-    icon_positions = ((0.5, 0.55), (0.5, 0.35), (0.78, 0.14), (0.22, 0.86), (0.5, 0.8))
+    icon_positions = ICON_PLACES[number_at]
     return CardDesign(
         seed=seed,
         paper=paper,

@@ -16,7 +16,8 @@ from zefiria.engine import ALL_CELLS, SIZE, Cell, Position, Spirit
 
 from . import photo
 from .camera import Camera, CameraPose, random_pose
-from .design import CARD_MM, FACE_SIZE, PX_PER_MM, CardDesign, design
+from .design import CARD_MM, FACE_SIZE, PX_PER_MM, CardDesign
+from .design import design as design_from_seed
 from .faces import card_faces
 from .hand import hand_mask, hand_shapes, paint_hand, random_skin
 from .layout import Layout, random_layout, to_table
@@ -56,7 +57,7 @@ class RenderResult:
 
 def render(
     scene: Scene,
-    deck: CardDesign | int = 0,
+    design: CardDesign | int = 0,
     style: TableStyle | None = None,
     pose: CameraPose | None = None,
     seed: int = 0,
@@ -67,11 +68,11 @@ def render(
 ) -> RenderResult:
     """Draw ``scene`` as the camera would photograph it; deterministic for given arguments.
 
-    ``deck`` is a design or a design seed. A missing style, pose or layout is drawn from
+    ``design`` is a deck design or a design seed. A missing style, pose or layout is drawn from
     ``seed``; pass the same ones to photograph one session (the calibration photos and the
     game after them) with only the cards, pawns and gems changing.
     """
-    d = design(deck) if isinstance(deck, int) else deck
+    d = design_from_seed(design) if isinstance(design, int) else design
     style = style if style is not None else random_style(seed)
     pose = pose if pose is not None else random_pose(seed)
     layout = layout if layout is not None else random_layout(seed)

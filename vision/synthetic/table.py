@@ -46,24 +46,34 @@ def _low_noise(rng: np.random.Generator, n: int, cells: int) -> NDArray[np.float
 
 
 def _wood(rng: np.random.Generator, n: int) -> NDArray[np.float32]:
-    # Planks along one axis; grain lines follow a slowly wandering offset inside each plank.
+    """Planks with grain running along y: growth rings cut lengthwise, each plank its own."""
     x = np.arange(n, dtype=np.float32)[None, :]
-    y = np.arange(n, dtype=np.float32)[:, None]
     plank_px = rng.uniform(90, 220) * PX_PER_MM
     plank = np.floor(x / plank_px)
-    wander = _low_noise(rng, n, 8) * rng.uniform(20, 60) + _low_noise(rng, n, 40) * 4
-    freq = rng.uniform(0.08, 0.25)
-    grain = 0.5 + 0.5 * np.sin((x + wander + plank * 37.0 + np.sin(y / 180.0 + plank) * 15) * freq)
-    grain = grain**3
-    tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0  # a fixed pseudo-random tone per plank
-    streaks = rng.random((n, n // 8)).astype(np.float32)
-    fine = cv2.resize(streaks, (n, n), interpolation=cv2.INTER_LINEAR)  # along the grain
-    t = 0.55 * grain + 0.25 * tone + 0.2 * fine
-    seam = (np.abs((x % plank_px) - 0.5) < 1.2).astype(np.float32)  # dark joints between planks
-    t = np.maximum(t, seam * 0.95)
+    # Ring lines drift slowly along the plank and faster across it, which makes them
+    # converge and spread as real grain does; each plank gets its own drift and phase.
+    drift = _stretched_noise(rng, n, (5, 40)) * rng.uniform(25, 60)
+    drift += _stretched_noise(rng, n, (3, 12)) * rng.uniform(40, 120)
+    phase = (np.sin(plank * 12.9898) * 43758.5453) % 1.0  # fixed pseudo-random per plank
+    period = rng.uniform(5.0, 14.0) * PX_PER_MM
+    rings = (x + drift + phase * 500.0) / period
+    grain = np.abs(np.sin(np.pi * rings)) ** rng.uniform(4.0, 10.0)  # thin dark latewood lines
+    streaks = cv2.resize(rng.random((n // 2, n // 16)).astype(np.float32), (n, n))
+    tone = phase * rng.uniform(0.1, 0.35)
+    seam = (np.abs((x % plank_px) - 0.5) < 1.0).astype(np.float32)
+    t = 0.45 * grain + 0.25 * streaks + tone
+    t = np.maximum(t, seam * 0.9)
     if rng.random() < 0.5:
         t = t.T
-    return np.ascontiguousarray(t, dtype=np.float32)
+    return np.ascontiguousarray(np.clip(t, 0, 1), dtype=np.float32)
+
+
+def _stretched_noise(
+    rng: np.random.Generator, n: int, cells: tuple[int, int]
+) -> NDArray[np.float32]:
+    """Smooth noise with ``cells`` = (along y, along x) control points, in -1..1."""
+    small = rng.uniform(-1, 1, cells).astype(np.float32)
+    return np.asarray(cv2.resize(small, (n, n), interpolation=cv2.INTER_CUBIC), np.float32)
 
 
 def _cloth(rng: np.random.Generator, n: int) -> NDArray[np.float32]:
