@@ -40,7 +40,16 @@ from .actions import (
     Spend,
 )
 from .errors import IllegalActionError, Reason
-from .grid import ALL_CELLS, CORNERS, Cell, index, is_edge, nearest_edge_cells, opposite_corner
+from .grid import (
+    ALL_CELLS,
+    CORNERS,
+    SIZE,
+    Cell,
+    index,
+    is_edge,
+    nearest_edge_cells,
+    opposite_corner,
+)
 from .paths import CROSSES, breeze_distances, diagonal_between, is_adjacent
 from .spirits import Spirit
 from .state import GameState, Mode, Phase, Position
@@ -279,7 +288,7 @@ def _is_cell(cell: object) -> bool:
     return (
         isinstance(cell, tuple)
         and len(cell) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 5 for v in cell)
+        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in cell)
     )
 
 
