@@ -76,16 +76,16 @@ def _anytime(
     complete = False
     for n, it in enumerate(schedule):
         budget.enforced = n > 0
+        answers = []
+        finished = True
         try:
-            answers = []
-            complete = True
             for root in roots:
                 lines, done = search_lines(root, it, budget, weights=weights)
                 answers.append(lines)
-                complete = complete and done
+                finished = finished and done
         except OutOfBudget:
             break
-        best, used = answers, it
+        best, used, complete = answers, it, finished
         if complete:
             break
     return best, used, complete

@@ -24,7 +24,7 @@ Policy = Callable[[GameState], Sequence[Action]]
 
 # One-turn greedy: the best immediate score change this turn, nothing for the future.
 GREEDY_WEIGHTS = Weights(distance=0.0, ap_now=0.0, gem_on_card=0.0, storm_risk=0.0)
-GREEDY_NODES = 300  # enough to find the best score change of a 4-5 AP turn in practice
+GREEDY_NODES = 150  # enough to find the best score change of a 4-5 AP turn in practice
 
 
 def deal(

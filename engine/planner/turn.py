@@ -173,12 +173,15 @@ def beam_turn(
     Each step ranks every move of every state in the beam by its predicted estimate (the
     AP left counted at ``weights.ap_now`` each, so a cheaper way to the same grid ranks
     higher), then builds the best moves until it holds ``width`` new states. Every state
-    where the turn may end, and every move that ends it, is a leaf; at most ``width``
-    turn-ending moves are built per step.
+    where the turn may end is a leaf. A move that ends the turn by itself (the last AP) is
+    a leaf whose value the prediction gives exactly, so it is only built if it ranks among
+    the ``width`` best leaves: the search stays exhaustive as long as no in-turn state is
+    cut from the beam.
     """
     later = future_ap(root)
     storms = storms_to_come(root)
     leaves: dict[StateKey, TurnLeaf] = {}
+    pending: list[tuple[float, GameState, tuple[Action, ...], Action]] = []
     seen = {position_key(root)}
     frontier: list[tuple[GameState, tuple[Action, ...]]] = [(root, ())]
     truncated = False
@@ -201,28 +204,38 @@ def beam_turn(
                     add_leaf(state, actions, ended=False)
                     continue
                 g, ap, ends = _predict(state, f, priced)
-                value = value_of(g, later, 0 if ends else ap, storms, weights)
+                if ends:
+                    value = value_of(g, later, 0, storms, weights)
+                    pending.append((value, state, actions, priced.action))
+                    continue
+                value = value_of(g, later, ap, storms, weights)
                 # the counter keeps the sort stable and away from comparing states
                 ranked.append((value, len(ranked), state, actions, priced.action))
         ranked.sort(key=lambda item: (-item[0], item[1]))
         frontier = []
-        ended = 0
-        for n, (_, _, state, actions, action) in enumerate(ranked):
-            if len(frontier) >= width or ended >= width:
-                truncated = truncated or n < len(ranked)
+        for _, _, state, actions, action in ranked:
+            if len(frontier) >= width:
+                truncated = True
                 break
             child = apply_blind(state, action)
             path = (*actions, action)
-            if not same_turn(root, child):
-                ended += 1
+            if not same_turn(root, child):  # cannot happen (predicted), kept for safety
                 add_leaf(child, path, ended=True)
                 continue
             key = position_key(child)
             if key not in seen:
                 seen.add(key)
                 frontier.append((child, path))
+    # Build the turn-ending moves that rank among the best leaves.
+    floor = sorted((leaf.value for leaf in leaves.values()), reverse=True)
+    cut = floor[width - 1] if len(floor) >= width else float("-inf")
+    pending.sort(key=lambda item: -item[0])
+    for value, state, actions, action in pending[:width]:
+        if value < cut:
+            break
+        add_leaf(apply_blind(state, action), (*actions, action), ended=True)
     ordered = sorted(leaves.values(), key=lambda leaf: (-leaf.value, len(leaf.actions)))
-    return TurnSearch(ordered, truncated)
+    return TurnSearch(ordered[:width] if len(ordered) > width else ordered, truncated)
 
 
 def exhaustive_turn(
