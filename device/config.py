@@ -44,7 +44,7 @@ class ButtonsConfig:
     ok: int = 17
     undo: int = 27
     end_turn: int = 22
-    hint: int = 23
+    hint: int = 26
     menu_hold: float = 1.5  # holding OK this long opens the menu
     shutdown_hold: float = 5.0  # holding Undo this long shuts the Pi down safely
     bounce: float = 0.03  # contact bounce to ignore, in seconds
