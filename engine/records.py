@@ -137,7 +137,10 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "pawns": {s.value: _position(p) for s, p in zip(spirits, state.pawns, strict=True)},
         "anchored": [_cell(c) for c in sorted(state.anchored)],
         "gem_pool": state.gem_pool,
-        "gems_held": {s.value: n for s, n in zip(spirits, state.gems_held, strict=True)},
+        # A state built by hand may leave gems_held empty: nobody holds a gem.
+        "gems_held": {
+            s.value: n for s, n in zip(spirits, state.gems_held or (0,) * len(spirits), strict=True)
+        },
         "gems_returned": state.gems_returned,
         "must_leave": state.must_leave,
         "turns_done": state.turns_done,
@@ -901,8 +904,14 @@ def loads_any(text: str, *, source: str = "file") -> GameState | GameRecord:
     """Read either document, by its ``"format"`` key."""
     data = _parse_json(text, source)
     try:
-        if isinstance(data, dict) and data.get("format") == GAME_FORMAT:
+        fmt = data.get("format") if isinstance(data, dict) else None
+        if fmt == GAME_FORMAT:
             return _read_record(data)
+        if fmt != STATE_FORMAT:
+            _fail(
+                ("format",) if isinstance(data, dict) else (),
+                f'expected "format": "{STATE_FORMAT}" or "{GAME_FORMAT}", got {json.dumps(fmt)}',
+            )
         return _read_state(data)
     except _Bad as bad:
         raise _record_error(source, text, bad) from None

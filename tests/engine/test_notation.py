@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from zefiria.engine.actions import (
     Action,
@@ -26,8 +28,11 @@ from zefiria.engine.notation import (
     parse_action,
     parse_cell,
 )
+from zefiria.engine.rules import legal_actions
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameConfig, GameState, Mode, Phase, Position
+
+from tests.engine.test_records import random_play
 
 cells = st.sampled_from(ALL_CELLS)
 spirits = st.sampled_from(list(Spirit))
@@ -183,3 +188,39 @@ def test_describe_uses_island_numbers() -> None:
     assert "scambia 18 e 10 (2 PA)" in describe_action(
         Breeze((1, 2), (3, 0)), state, cost=2, lang="it"
     )
+
+
+def _island_form(action: Action, state: GameState) -> str:
+    """The action written with island numbers, as a person reading the table would."""
+
+    def isl(cell: tuple[int, int]) -> str:
+        return f"#{state.island_at(cell)}"
+
+    match action:
+        case Breeze(a, b, stand):
+            text = f"breeze {isl(a)} {isl(b)}"
+            if stand is None:
+                return text
+            # "stand #k" names the card he ends on, numbered as it lies before the swap.
+            return f"{text} stand {isl(b) if stand == a else isl(a)}"
+        case Fly(cell) | Place(cell) | Leave(cell) | Retrieve(cell):
+            return f"{format_action(action).split()[0]} {isl(cell)}"
+    return format_action(action)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 150))
+def test_every_legal_action_round_trips_in_both_forms(seed: int, steps: int) -> None:
+    _, state = random_play(seed, steps)
+    for action, cost in legal_actions(state):
+        assert parse_action(format_action(action)) == action
+        assert parse_action(_island_form(action, state), state) == action
+        sentence = describe_action(action, state)
+        if cost:
+            assert sentence.endswith(f"({cost} AP)")
+
+
+def test_doctests() -> None:
+    import zefiria.engine.notation as module
+
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
