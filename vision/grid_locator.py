@@ -101,14 +101,18 @@ def locate_grid(image: U8) -> GridFit:
     # The outline's corners are the outer corners of the four corner cards: lattice 0 and 5.
     dst = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
     guess = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    fit = _fit_cards(cards, np.linalg.inv(guess))
-    # Second pass from the card centres: uneven gaps no longer bias the outline corners.
-    fit = _fit_cards(cards, fit.lattice_to_image)
+    # Gaps between cards are a few pixels wide: look for them on the unblurred photo.
+    sharp = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    raw = (table.distance(to_lab(sharp)) > table.threshold).astype(np.float32)
+    hom = np.linalg.inv(guess)
+    for _ in range(3):  # each pass straightens the lattice the next one measures in
+        fit = _fit_gaps(raw, hom)
+        hom = fit.lattice_to_image
     scale_back = np.diag([1.0 / scale, 1.0 / scale, 1.0])
     return GridFit(scale_back @ fit.lattice_to_image, fit.card_rects, fit.residual)
 
 
-PROBE = 40  # px per cell of the rectified mask used to place the cards
+PROBE = 60  # px per cell of the rectified mask the gaps are measured on
 
 
 def _outline_quad(mask: U8) -> F64 | None:
@@ -135,49 +139,61 @@ def _outline_quad(mask: U8) -> F64 | None:
     return out
 
 
-def _fit_cards(mask: U8, lattice_to_small: F64) -> GridFit:
-    """Place a card-sized box in each cell of the rectified mask and refit the homography."""
+def _boundaries(table: F64, probe: int) -> tuple[list[float], float]:
+    """Column (or row) boundaries 0..5 in probe px from a profile of table share, and the
+    cards' extent along it in cells. ``table`` spans the grid plus half a cell each side."""
+    off = probe // 2
+    p = np.convolve(table, np.ones(3) / 3, mode="same")
+    reach = round(0.3 * probe)
+    lines: list[float] = []
+    # Outer edges: where the table share first falls below half, coming from outside.
+    lo = off - reach + int(np.argmax(p[off - reach : off + reach] < 0.5))
+    tail = p[off + SIZE * probe - reach : off + SIZE * probe + reach][::-1]
+    hi = off + SIZE * probe + reach - int(np.argmax(tail < 0.5))
+    inner = p[off : off + SIZE * probe]
+    floor = float(np.median(inner))
+    lines.append(float(lo))
+    for k in range(1, SIZE):
+        a, b = off + k * probe - reach, off + k * probe + reach
+        seg = p[a:b]
+        j = int(np.argmax(seg))
+        # A gap must stand out from the cards; touching cards leave the nominal line.
+        lines.append(float(a + j) if seg[j] > floor + 0.15 else float(off + k * probe))
+    lines.append(float(hi))
+    # The share of positions along the grid that are gap, not card, gives the card's extent.
+    extent = 1.0 - float(np.mean(inner > 0.5))
+    return lines, extent
+
+
+def _fit_gaps(fg: NDArray[np.float32], lattice_to_small: F64) -> GridFit:
+    """Refit the lattice to the gaps between the cards, seen on the rectified card mask."""
     side = (SIZE + 1) * PROBE
-    off = PROBE / 2
+    off = PROBE // 2
     to_probe = np.array([[PROBE, 0, off], [0, PROBE, off], [0, 0, 1]], np.float64)
     rect = cv2.warpPerspective(
-        mask, lattice_to_small @ np.linalg.inv(to_probe), (side, side),
-        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+        fg,
+        lattice_to_small @ np.linalg.inv(to_probe),
+        (side, side),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
     )
-    fg = (rect > 0).astype(np.float32)
-    inner = fg[round(off) : round(off) + SIZE * PROBE, round(off) : round(off) + SIZE * PROBE]
-    # The card size from the coverage profiles: a column through a card column is covered
-    # over the cards' height fraction h, a row through a card row over their width w.
-    h = min(1.0, float(np.percentile(inner.mean(axis=0), 90)))
-    w = min(1.0, float(np.percentile(inner.mean(axis=1), 90)))
-    if min(w, h) < 0.5:
+    table = 1.0 - rect
+    span = slice(off, off + SIZE * PROBE)
+    xs, w = _boundaries(table[span].mean(axis=0), PROBE)
+    ys, h = _boundaries(table[:, span].mean(axis=1), PROBE)
+    if min(w, h) < 0.5 or w > 1.0 or h > 1.0:
         raise GridNotFoundError("the cards do not divide into a 5x5 grid")
-    bw, bh = max(3, round(w * PROBE)), max(3, round(h * PROBE))
-    score = cv2.boxFilter(2 * fg - 1, -1, (bw, bh), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    centres = np.zeros((SIZE * SIZE, 2))
-    worst = 0.0
-    reach = round(0.3 * PROBE)
-    for i in range(SIZE * SIZE):
-        r, c = divmod(i, SIZE)
-        cx, cy = round(off + (c + 0.5) * PROBE), round(off + (r + 0.5) * PROBE)
-        win = score[cy - reach : cy + reach + 1, cx - reach : cx + reach + 1]
-        if float(win.max()) < 0.5 * bw * bh:
-            raise GridNotFoundError(f"no card found in row {r + 1}, column {c + 1}")
-        # Several equal maxima (a card smaller than the box window): take their middle.
-        ys, xs = np.nonzero(win >= win.max() - 1e-3)
-        dx, dy = xs.mean() - reach, ys.mean() - reach
-        centres[i] = (c + 0.5 + dx / PROBE, r + 0.5 + dy / PROBE)
-        worst = max(worst, abs(dx) / PROBE, abs(dy) / PROBE)
+    cx = [((xs[c] + xs[c + 1]) / 2 - off) / PROBE for c in range(SIZE)]
+    cy = [((ys[r] + ys[r + 1]) / 2 - off) / PROBE for r in range(SIZE)]
+    found = np.array([[cx[c], cy[r]] for r in range(SIZE) for c in range(SIZE)], np.float64)
     target = np.array([[i % SIZE + 0.5, i // SIZE + 0.5] for i in range(SIZE * SIZE)])
-    pts = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), lattice_to_small).reshape(-1, 2)
+    pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), lattice_to_small).reshape(-1, 2)
     hom, _ = cv2.findHomography(target, pts, 0)
     if hom is None:
         raise GridNotFoundError("could not fit the grid's perspective")
     hom = np.asarray(hom, np.float64)
-    back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2)
-    misfit = float(np.abs(back - target).max())
-    if misfit > 0.25:
+    misfit = float(np.abs(found - target).max())
+    if misfit > 0.35:
         raise GridNotFoundError(f"cards do not sit on a 5x5 grid (misfit {misfit:.2f} cell)")
     half = np.array([w / 2, h / 2])
-    rects = np.concatenate([back - half, back + half], axis=1)
+    rects = np.concatenate([target - half, target + half], axis=1)
     return GridFit(hom, rects, misfit)
