@@ -22,8 +22,13 @@ _SHIFT = 3
 _ONE = 1 << _SHIFT
 
 
-def hand_shapes(hand: Hand, layout: Layout, cam: Camera, mirrored: bool) -> list[Points]:
-    """The hand's parts as 3D polygons in table mm (z < 0 is above the table)."""
+def hand_shapes(
+    hand: Hand, layout: Layout, cam: Camera, mirrored: bool, sleeve_mm: float | None
+) -> tuple[list[Points], list[Points]]:
+    """The hand's parts as 3D polygons in table mm (z < 0 is above the table): skin, cloth.
+
+    ``sleeve_mm`` is how far up the forearm the sleeve starts (None: a bare arm).
+    """
     x0, y0, x1, y1 = layout.extent()
     tip = np.array(
         [x0 + (hand.tip[1] + 0.5) * (x1 - x0) / SIZE, y0 + (hand.tip[0] + 0.5) * (y1 - y0) / SIZE]
@@ -57,12 +62,15 @@ def hand_shapes(hand: Hand, layout: Layout, cam: Camera, mirrored: bool) -> list
     wrist = -finger - 1.0 * w
     far = wrist - arm_len
     parts.append([(wrist, -0.38 * w), (wrist, 0.38 * w), (far, 0.55 * w), (far, -0.55 * w)])
-    shapes = []
-    for part in parts:
-        pts2 = np.array([tip + along * u + across * v for u, v in part])
-        us = np.array([u for u, _ in part])
-        shapes.append(np.array([_lift(p, u) for p, u in zip(pts2, us, strict=True)]))
-    return shapes
+    cloth: list[list[tuple[float, float]]] = []
+    if sleeve_mm is not None and sleeve_mm < arm_len:
+        cuff = wrist - sleeve_mm
+        cloth.append([(cuff, -0.5 * w), (cuff, 0.5 * w), (far, 0.7 * w), (far, -0.7 * w)])
+
+    def lift(part: list[tuple[float, float]]) -> Points:
+        return np.array([_lift(tip + along * u + across * v, u) for u, v in part])
+
+    return [lift(p) for p in parts], [lift(p) for p in cloth]
 
 
 def _lift(p: Points, u: float) -> list[float]:
@@ -122,3 +130,10 @@ def random_skin(rng: np.random.Generator) -> tuple[int, int, int]:
     b, g, r = tones[int(rng.integers(len(tones)))]
     k = rng.uniform(0.9, 1.08)
     return (int(min(255, b * k)), int(min(255, g * k)), int(min(255, r * k)))
+
+
+def random_cloth(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A sleeve: any colour, mostly muted."""
+    hsv = np.array([[[rng.integers(180), rng.integers(20, 200), rng.integers(30, 220)]]], np.uint8)
+    b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+    return (int(b), int(g), int(r))

@@ -19,7 +19,7 @@ from .camera import Camera, CameraPose, random_pose
 from .design import CARD_MM, FACE_SIZE, PX_PER_MM, CardDesign
 from .design import design as design_from_seed
 from .faces import card_faces
-from .hand import hand_mask, hand_shapes, paint_hand, random_skin
+from .hand import hand_mask, hand_shapes, paint_hand, random_cloth, random_skin
 from .layout import Layout, random_layout, to_table
 from .props import GEM, PAWNS, Light, Solid, draw_solid, shadow_polygon
 from .scene import Scene
@@ -94,10 +94,13 @@ def render(
     over = _Shadows(size)
     for solid, (x, y), _ in props:
         over.fill(cam.project(_z0(shadow_polygon(solid, x, y, light))))
-    shapes: list[Points] = []
+    skin: list[Points] = []
+    cloth: list[Points] = []
     if scene.hand is not None:
-        shapes = hand_shapes(scene.hand, layout, cam, mirrored=bool(place_rng.random() < 0.5))
-        for s in shapes:
+        mirrored = bool(place_rng.random() < 0.5)
+        sleeve = float(place_rng.uniform(60, 260)) if place_rng.random() < 0.6 else None
+        skin, cloth = hand_shapes(scene.hand, layout, cam, mirrored, sleeve)
+        for s in skin + cloth:
             flat = s[:, :2] + np.array([light.shadow_offset(-z) for z in s[:, 2]])
             over.fill(cam.project(_z0(flat)))
     img = over.apply(img, cam.px_per_mm(0, 0) * 4.0, style.shadow_strength)
@@ -107,9 +110,13 @@ def render(
         draw_solid(img, cam, solid, x, y, light, turn)
 
     cover = dict.fromkeys(ALL_CELLS, 0.0)
-    if shapes:
-        mask = hand_mask(shapes, cam)
+    if skin:
+        mask = hand_mask(skin, cam)
         paint_hand(img, mask, random_skin(place_rng), place_rng)
+        if cloth:
+            sleeve_mask = hand_mask(cloth, cam)
+            paint_hand(img, sleeve_mask, random_cloth(place_rng), place_rng)
+            mask = np.maximum(mask, sleeve_mask)
         cover = {cell: _covered(mask, corners[cell]) for cell in ALL_CELLS}
 
     img = photo.light(img, style, photo_rng)
@@ -197,11 +204,14 @@ def _cards(
             borderMode=cv2.BORDER_CONSTANT,
         )
         alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-        sheen = float(
-            rng.uniform(0.92, 1.05)
-        )  # cards are never quite flat: each catches the light its own way
+        # Cards are never quite flat: each catches the light its own way, a bit unevenly.
+        hh, ww = alpha.shape[:2]
+        tilt, way = rng.uniform(-0.08, 0.08), rng.uniform(0, 2 * np.pi)
+        yy, xx = np.ogrid[-1.0 : 1.0 : hh * 1j, -1.0 : 1.0 : ww * 1j]
+        sheen = rng.uniform(0.92, 1.05) + tilt * (xx * np.cos(way) + yy * np.sin(way))
         roi = img[y0:y1, x0:x1].astype(np.float32)
-        out = roi * (1 - alpha) + warped[:, :, :3].astype(np.float32) * (alpha * sheen)
+        lit = alpha * sheen[:, :, None].astype(np.float32)
+        out = roi * (1 - alpha) + warped[:, :, :3].astype(np.float32) * lit
         img[y0:y1, x0:x1] = out.clip(0, 255).astype(np.uint8)
 
 
