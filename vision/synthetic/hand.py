@@ -107,10 +107,10 @@ def paint_hand(
     img: Image, mask: Image, skin: tuple[int, int, int], rng: np.random.Generator
 ) -> None:
     """Skin with soft rounded shading; slightly out of focus, being nearer the lens."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
         return
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    x0, x1, y0, y1 = bx, bx + bw, by, by + bh
     pad = 12
     x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
     x1, y1 = min(mask.shape[1], x1 + pad), min(mask.shape[0], y1 + pad)
