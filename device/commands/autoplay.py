@@ -46,6 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--nodes", type=int, default=None, metavar="N", help="planner positions per decision"
     )
     parser.add_argument(
+        "--greedy-nodes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="positions the one-turn greedy baseline searches per decision (default 150)",
+    )
+    parser.add_argument(
         "--spirits",
         default="random",
         help="comma-separated spirits in turn order (e.g. skyron,etesia), or random per deal",
@@ -68,6 +75,7 @@ class Task:
     spirits: tuple[str, ...] | None
     budget: float
     nodes: int | None
+    greedy_nodes: int | None
 
 
 def play_task(task: Task) -> tuple[Task, GameResult]:
@@ -87,7 +95,7 @@ def play_task(task: Task) -> tuple[Task, GameResult]:
     if task.policy == "planner":
         policy = selfplay.planner_policy(task.budget, task.nodes)
     elif task.policy == "greedy":
-        policy = selfplay.greedy_policy()
+        policy = selfplay.greedy_policy(task.greedy_nodes or selfplay.GREEDY_NODES)
     else:
         policy = selfplay.random_policy(task.seed)
     return task, selfplay.play_game(state, policy, task.seed)
@@ -114,7 +122,18 @@ def run(args: argparse.Namespace) -> int:
             print("zefiria autoplay: give one spirit per player (3 for solo)", file=sys.stderr)
             return 2
     tasks = [
-        Task(p, i, args.seed + i, players, mode, args.difficulty, spirits, args.budget, args.nodes)
+        Task(
+            p,
+            i,
+            args.seed + i,
+            players,
+            mode,
+            args.difficulty,
+            spirits,
+            args.budget,
+            args.nodes,
+            args.greedy_nodes,
+        )
         for i in range(args.games)
         for p in policies
     ]
