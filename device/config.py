@@ -26,7 +26,7 @@ CONFIG_PATHS: tuple[Path, ...] = (
 )
 
 LANGUAGES = ("en", "it")
-DISPLAY_DRIVERS = ("ssd1306", "sh1106", "dummy", "capture", "gifanim", "terminal")
+DISPLAY_DRIVERS = ("auto", "ssd1306", "sh1106", "dummy", "capture", "gifanim", "terminal")
 CAMERA_SOURCES = ("picamera2", "webcam", "folder", "simulated")
 # BCM numbers on the 40-pin header; 2 and 3 carry I2C to the OLED and are never buttons.
 GPIO_PINS = range(0, 28)
@@ -64,7 +64,7 @@ class BuzzerConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    driver: str = "ssd1306"
+    driver: str = "auto"  # ssd1306 on a Raspberry Pi, dummy anywhere else
     i2c_port: int = 1
     i2c_address: int = 0x3C
     rotation: int = 0  # quarter turns, as luma's `rotate`
@@ -323,7 +323,7 @@ class _Reader:
                 "display", t, "rotation", d.rotation, _int_in(0, 3), "0, 1, 2 or 3 quarter turns"
             ),
             contrast=self.get("display", t, "contrast", d.contrast, _int_in(0, 255), "0..255"),
-            output=self.get("display", t, "output", d.output, _string, "a path"),
+            output=self.get("display", t, "output", d.output, _path_text(self.base), "a path"),
         )
 
     def camera(self) -> CameraConfig:
@@ -391,6 +391,20 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any], str | None]:
 
 def _string(v: Any) -> str | None:
     return v if isinstance(v, str) else None
+
+
+def _path_text(base: Path) -> Callable[[Any], str | None]:
+    """A path string, made absolute from the config file's folder (empty stays empty)."""
+
+    def check(v: Any) -> str | None:
+        if not isinstance(v, str):
+            return None
+        if not v:
+            return v
+        p = Path(v).expanduser()
+        return str(p if p.is_absolute() else base / p)
+
+    return check
 
 
 def _bool(v: Any) -> bool | None:

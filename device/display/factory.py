@@ -25,6 +25,10 @@ def open_display(config: DisplayConfig, output: str | Path | None = None) -> Any
     restarted, or the "safe to unplug" screen after shutdown, stays readable.
     """
     driver = config.driver
+    if driver == "auto":
+        # On a Pi we insist on the OLED (a missing one is an error, never a blind referee);
+        # elsewhere there is no I2C display to look for.
+        driver = "ssd1306" if is_raspberry_pi() else "dummy"
     target = str(output) if output is not None else config.output
     from luma.core.error import Error as LumaError  # type: ignore[import-untyped]
 
@@ -37,6 +41,15 @@ def open_display(config: DisplayConfig, output: str | Path | None = None) -> Any
     if hasattr(device, "contrast") and driver != "terminal":
         device.contrast(config.contrast)
     return device
+
+
+def is_raspberry_pi() -> bool:
+    """True on a Raspberry Pi (its device tree says so); laptops and CI have none."""
+    try:
+        model = Path("/proc/device-tree/model").read_bytes()
+    except OSError:
+        return False
+    return model.startswith(b"Raspberry Pi")
 
 
 def _open(driver: str, config: DisplayConfig, target: str) -> Any:

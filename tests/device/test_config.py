@@ -59,7 +59,7 @@ def test_relative_paths_are_taken_from_the_config_folder(tmp_path: Path) -> None
         ("[camera]\nfoo = 1", "line 2: camera.foo: unknown key"),
         ("colour = 1", "line 1: colour: unknown key"),
         ("[display]\nrotation = 7", "line 2: display.rotation: expected 0, 1, 2 or 3"),
-        ('[display]\ndriver = "st7735"', "line 2: display.driver: expected one of ssd1306"),
+        ('[display]\ndriver = "st7735"', "line 2: display.driver: expected one of auto, ssd1306"),
         ("[display]\ni2c_address = 0x99", "line 2: display.i2c_address: expected an I2C address"),
         ('buttons.hint = "a"', "line 1: buttons.hint: expected a BCM pin"),
         ("[camera]\nstill_size = [10, 10]", "line 2: camera.still_size: expected [width, height]"),
@@ -86,3 +86,9 @@ def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "bin.toml").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ConfigError, match="not a text file"):
         load_config(tmp_path / "bin.toml")
+
+
+def test_display_output_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    file = tmp_path / "config.toml"
+    file.write_text('[display]\ndriver = "gifanim"\noutput = "game.gif"\n')
+    assert load_config(file).display.output == str(tmp_path / "game.gif")

@@ -128,3 +128,15 @@ def test_missing_i2c_bus_is_a_clear_error() -> None:
     config = DisplayConfig(driver="ssd1306", i2c_port=31)
     with pytest.raises(DisplayError, match=r"display driver 'ssd1306': /dev/i2c-31"):
         open_display(config)
+
+
+def test_auto_is_the_oled_on_a_pi_and_a_dummy_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zefiria.device.display import factory
+
+    monkeypatch.setattr(factory, "is_raspberry_pi", lambda: False)
+    device = open_display(DisplayConfig(driver="auto"))
+    assert type(device).__name__ == "dummy"
+    close_display(device)
+    monkeypatch.setattr(factory, "is_raspberry_pi", lambda: True)
+    with pytest.raises(DisplayError, match="display driver 'ssd1306'"):  # never silently blind
+        open_display(DisplayConfig(driver="auto", i2c_port=31))
