@@ -27,12 +27,18 @@ def _pick(rng: random.Random, options: list[PricedAction]) -> Action:
     return rng.choice(kinds[kind]).action
 
 
-def mid_game(seed: int, spirit: Spirit, *, storm: bool | None = None) -> GameState:
+def mid_game(
+    seed: int,
+    spirit: Spirit,
+    *,
+    storm: bool | None = None,
+    players_from: tuple[int, ...] = (2, 3, 4, 1),
+) -> GameState:
     """A state at the start of ``spirit``'s turn after some rounds of random play."""
     rng = random.Random(seed)
     others = [s for s in Spirit if s is not spirit]
     rng.shuffle(others)
-    players = rng.choice((2, 3, 4, 1))
+    players = rng.choice(players_from)
     if players == 1:
         spirits = (spirit, *others[:2])
     else:
@@ -49,7 +55,7 @@ def mid_game(seed: int, spirit: Spirit, *, storm: bool | None = None) -> GameSta
     turns = 0
     while True:
         if state.phase is Phase.OVER:  # a short game ended: start again
-            return mid_game(seed + 7919, spirit, storm=storm)
+            return mid_game(seed + 7919, spirit, storm=storm, players_from=players_from)
         if (
             state.phase is Phase.TURN
             and state.active_spirit is spirit
