@@ -77,7 +77,15 @@ if [[ ! -x "$VENV/bin/python" ]]; then
   python3 -m venv --system-site-packages "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-"$VENV/bin/python" -m pip install --quiet --upgrade "${project}[pi]"
+# apt's picamera2 stack (simplejpeg, ...) is compiled against apt's numpy: pin numpy to that
+# version, or a newer wheel in the venv would shadow it and picamera2 would fail to import.
+constraints="$(mktemp)"
+trap 'rm -f "$constraints"' EXIT
+sys_numpy="$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+if [[ -n "$sys_numpy" ]]; then
+  echo "numpy==$sys_numpy" >"$constraints"
+fi
+"$VENV/bin/python" -m pip install --quiet --upgrade -c "$constraints" "${project}[pi]"
 "$VENV/bin/python" -c "import picamera2" 2>/dev/null \
   || echo "warning: picamera2 is not importable from $VENV (no camera module support)"
 

@@ -7,6 +7,7 @@ is OK), which is how tests and scripted demos drive the referee. End of input qu
 
 from __future__ import annotations
 
+import atexit
 import sys
 import threading
 from typing import Any, TextIO
@@ -62,6 +63,7 @@ class KeyboardControls(EventQueue):
             fd = self._stream.fileno()
             self._saved = termios.tcgetattr(fd)
             tty.setcbreak(fd)
+            atexit.register(self.close)  # never leave the user's terminal without echo
             return True
         except (ImportError, OSError, ValueError):
             return False  # not a real terminal (Windows, an IDE console): read lines
