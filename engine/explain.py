@@ -36,7 +36,7 @@ from typing import Literal, NamedTuple
 from .actions import Action, Breeze, Fly, Leave, Retrieve, Spend
 from .differences import Difference, describe_differences, table_differences
 from .errors import IllegalActionError, Reason
-from .grid import ALL_CELLS, SIZE, Cell, index, manhattan
+from .grid import ALL_CELLS, SIZE, Cell, index, is_edge, manhattan
 from .notation import describe_action
 from .observation import Observation, observation_of
 from .rules import PricedAction, apply_action, check_action, legal_actions
@@ -306,6 +306,7 @@ def _apply_to_table(table: Table, action: Action) -> Table:
 class _Search:
     def __init__(self, state: GameState, obs: Observation, max_extra_ap: int | None) -> None:
         self.real = state
+        obs = _austro_as_engine_sees_him(state, obs)
         self.obs = obs
         self.target = _Target(state, obs)
         extra = 0
@@ -652,6 +653,25 @@ class _Search:
         if error is None:
             return None, ""
         return error.reason, str(error)
+
+
+def _austro_as_engine_sees_him(state: GameState, obs: Observation) -> Observation:
+    """During Austro's turn, his pawn seen on an edge card stands beside it.
+
+    The player may not have stepped him off his card yet at the start of the turn, or may
+    already have put him back on the card beside him at its end: either way he is, for the
+    rules, outside beside that card. Seen on an inner card (a storm carried him there and he
+    has not left yet), where he will stand is not known: the reading says nothing about him.
+    """
+    pos = obs.pawns.get(Spirit.AUSTRO)
+    if state.active_spirit is not Spirit.AUSTRO or pos is None or pos.outside:
+        return obs
+    pawns = dict(obs.pawns)
+    if is_edge(pos.cell):
+        pawns[Spirit.AUSTRO] = Position(pos.cell, outside=True)
+    else:
+        del pawns[Spirit.AUSTRO]
+    return replace(obs, pawns=pawns)
 
 
 def _holder(state: GameState) -> Spirit | None:

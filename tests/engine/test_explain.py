@@ -244,6 +244,15 @@ def test_austro_flies_outside_and_breezes_in_his_cross() -> None:
     assert verdict.best.table.pawns[A] == Position((2, 4), outside=True)
 
 
+def test_austro_seen_on_the_card_beside_him_stands_beside_it() -> None:
+    state = turn_state({A: (0, 2), B: (4, 4)}, A, outside=True)
+    obs = played(state, Fly((2, 4)))
+    on_card = replace(obs, pawns={A: Position((2, 4)), B: Position((4, 4))})
+    verdict = explain(state, on_card)
+    assert verdict.kind == "legal" and verdict.best is not None
+    assert verdict.best.actions == (Fly((2, 4)),)
+
+
 def test_skyron_travels_with_his_card() -> None:
     state = turn_state({S: (0, 0), J: (4, 4)}, S)
     obs = played(state, Breeze((0, 0), (0, 2), (0, 2)))
