@@ -69,23 +69,35 @@ class KeyboardControls(EventQueue):
             return False  # not a real terminal (Windows, an IDE console): read lines
 
     def _read_keys(self) -> None:
-        while not self._closed.is_set():
-            key = self._stream.read(1)
-            if not key:
-                break
-            event = key_to_event(key)
-            if event is not None:
-                self.put(event)
-        self.put(Event.QUIT)
+        try:
+            while not self._closed.is_set():
+                key = self._stream.read(1)
+                if not key:
+                    break
+                self._put_key(key)
+        except (OSError, ValueError):  # the terminal hung up, or the stream was closed
+            pass
+        self._end()
 
     def _read_lines(self) -> None:
-        for line in self._stream:
-            if self._closed.is_set():
-                return
-            event = key_to_event(line.rstrip("\r\n"))
-            if event is not None:
-                self.put(event)
-        self.put(Event.QUIT)
+        try:
+            for line in self._stream:
+                if self._closed.is_set():
+                    return
+                self._put_key(line.rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        self._end()
+
+    def _put_key(self, key: str) -> None:
+        event = key_to_event(key)
+        if event is not None:
+            self.put(event)
+
+    def _end(self) -> None:
+        """End of input is a request to quit (unless we are the ones closing)."""
+        if not self._closed.is_set():
+            self.put(Event.QUIT)
 
     def close(self) -> None:
         self._closed.set()

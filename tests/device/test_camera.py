@@ -290,3 +290,19 @@ def test_open_camera_picks_the_configured_source(tmp_path: Path) -> None:
     assert isinstance(sim, SimulatedTable)
     with pytest.raises(CameraError, match="needs a table renderer"):
         open_camera(CameraConfig(source="simulated"))
+
+
+def test_picamera_that_cannot_start_is_released_and_explained() -> None:
+    cams: list[FakePicamera2] = []
+
+    class Busy(FakePicamera2):
+        def start(self) -> None:
+            raise RuntimeError("Device or resource busy")
+
+    def make(n: int) -> Busy:
+        cams.append(Busy(n))
+        return cams[-1]
+
+    with pytest.raises(CameraError, match="picamera2: cannot start the camera: Device or"):
+        PiCamera(factory=make)
+    assert cams[0].calls[-2:] == ["stop", "close"]

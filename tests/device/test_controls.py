@@ -132,3 +132,23 @@ def test_keyboard_stand_in_reads_lines_then_quits_at_the_end() -> None:
     with KeyboardControls(io.StringIO("\nu\ne\nxyz\nh\n")) as keyboard:
         events = [keyboard.next_event(timeout=1) for _ in range(5)]
     assert events == [Event.OK, Event.UNDO, Event.END_TURN, Event.HINT, Event.QUIT]
+
+
+def test_in_a_terminal_one_key_is_one_event_and_the_terminal_is_restored() -> None:
+    import os
+    import termios
+
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "r", encoding="utf-8", closefd=True)
+    before = termios.tcgetattr(slave)
+    try:
+        keyboard = KeyboardControls(stream)
+        assert not termios.tcgetattr(slave)[3] & termios.ICANON  # no Enter needed
+        os.write(master, b"uh\n")
+        events = [keyboard.next_event(timeout=1) for _ in range(3)]
+        keyboard.close()
+        assert events == [Event.UNDO, Event.HINT, Event.OK]
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        stream.close()
