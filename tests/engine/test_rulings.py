@@ -374,3 +374,22 @@ def test_solo_gems_belong_to_the_one_player() -> None:
     )
     assert state.sleeping is J
     assert is_legal(state, Spend(J))
+
+
+def test_a_refused_action_leaves_the_state_unchanged() -> None:
+    state = turn_state({B: (0, 0), J: (0, 1)}, B, mode=Mode.STORM, anchored=[(2, 2)])
+    snapshot = (hash(state), state.grid, state.pawns, state.ap, state.anchored)
+    for action in (Fly((0, 1)), Breeze((2, 2), (3, 3)), Retrieve((4, 4)), Spend(B)):
+        with pytest.raises(IllegalActionError) as info:
+            apply_action(state, action)
+        assert info.value.action == action
+    assert snapshot == (hash(state), state.grid, state.pawns, state.ap, state.anchored)
+
+
+def test_wrong_phase_messages_say_what_to_do() -> None:
+    state = turn_state({B: (0, 0), J: (4, 4)}, B)
+    err = refusal(state, Leave((0, 1)))
+    assert err.reason is Reason.WRONG_PHASE
+    assert str(err) == "Choosing Austro's exit is not possible now: it is Borea's turn"
+    err = refusal(state, Fly((9, 9)))
+    assert err.reason is Reason.OFF_GRID and "(9, 9) is not a cell" in str(err)
