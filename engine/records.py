@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, NoReturn, TypeVar
 
@@ -665,21 +665,22 @@ def _child(text: str, pos: int, key: str | int) -> int:
 # -- public reading API for states ----------------------------------------------------------
 
 
+def _reading(read: Callable[[Any], T], data: Any, source: str, text: str | None) -> T:
+    """Run a reader, turning its problem into a RecordError (with a line when text is known)."""
+    try:
+        return read(data)
+    except _Bad as bad:
+        raise _record_error(source, text, bad) from None
+
+
 def state_from_json(data: Any, *, source: str = "state") -> GameState:
     """Build a state from a ``zefiria-state`` dict; refuse a bad one with :class:`RecordError`."""
-    try:
-        return _read_state(data)
-    except _Bad as bad:
-        raise _record_error(source, None, bad) from None
+    return _reading(_read_state, data, source, None)
 
 
 def loads_state(text: str, *, source: str = "state") -> GameState:
     """Read a state from JSON text; errors name ``source`` and the line."""
-    data = _parse_json(text, source)
-    try:
-        return _read_state(data)
-    except _Bad as bad:
-        raise _record_error(source, text, bad) from None
+    return _reading(_read_state, _parse_json(text, source), source, text)
 
 
 # -- game records -----------------------------------------------------------------------------
@@ -885,33 +886,26 @@ def _first_difference(a: GameState, b: GameState) -> str:
 
 def record_from_json(data: Any, *, source: str = "game") -> GameRecord:
     """Build and replay a record from a ``zefiria-game`` dict; refuse a bad one whole."""
-    try:
-        return _read_record(data)
-    except _Bad as bad:
-        raise _record_error(source, None, bad) from None
+    return _reading(_read_record, data, source, None)
 
 
 def loads_record(text: str, *, source: str = "game") -> GameRecord:
     """Read and replay a game record from JSON text; errors name ``source`` and the line."""
-    data = _parse_json(text, source)
-    try:
-        return _read_record(data)
-    except _Bad as bad:
-        raise _record_error(source, text, bad) from None
+    return _reading(_read_record, _parse_json(text, source), source, text)
 
 
 def loads_any(text: str, *, source: str = "file") -> GameState | GameRecord:
     """Read either document, by its ``"format"`` key."""
-    data = _parse_json(text, source)
-    try:
-        fmt = data.get("format") if isinstance(data, dict) else None
-        if fmt == GAME_FORMAT:
-            return _read_record(data)
-        if fmt != STATE_FORMAT:
-            _fail(
-                ("format",) if isinstance(data, dict) else (),
-                f'expected "format": "{STATE_FORMAT}" or "{GAME_FORMAT}", got {json.dumps(fmt)}',
-            )
-        return _read_state(data)
-    except _Bad as bad:
-        raise _record_error(source, text, bad) from None
+    return _reading(_read_any, _parse_json(text, source), source, text)
+
+
+def _read_any(data: Any) -> GameState | GameRecord:
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt == GAME_FORMAT:
+        return _read_record(data)
+    if fmt != STATE_FORMAT:
+        _fail(
+            ("format",) if isinstance(data, dict) else (),
+            f'expected "format": "{STATE_FORMAT}" or "{GAME_FORMAT}", got {json.dumps(fmt)}',
+        )
+    return _read_state(data)

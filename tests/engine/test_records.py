@@ -305,3 +305,10 @@ def test_fly_round_trips_in_records() -> None:
     data["actions"] = ["p a1", "PLACE e5", f"f #{state.island_at(target.to)}", "e"]
     back = record_from_json(data)
     assert back.actions[2] == target and back.actions[3] == EndTurn()
+
+
+def test_loads_any_names_both_formats_when_neither_matches() -> None:
+    with pytest.raises(RecordError, match=r'line 1: format: expected "format": "zefiria-state" or'):
+        loads_any('{"format": "chess-pgn"}', source="x.json")
+    with pytest.raises(RecordError, match=r"x\.json, line 1: document: expected"):
+        loads_any("[1, 2]", source="x.json")
