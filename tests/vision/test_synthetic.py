@@ -253,3 +253,14 @@ def test_render_command_photographs_a_saved_state(tmp_path: Path) -> None:
     assert data["pawns"] == {"borea": {"cell": [0, 0]}, "skyron": {"cell": [4, 4]}}
     (tmp_path / "bad.json").write_text("{")
     assert main(["render", "--state", str(tmp_path / "bad.json"), "-o", str(out)]) == 2
+
+
+def test_the_supply_lies_off_the_grid() -> None:
+    scene = Scene(gems=frozenset({(2, 2)}), loose_gems=5, storm_deck=True)
+    for seed in range(3):
+        truth = render(scene, seed, seed=seed, size=SMALL).truth
+        assert set(truth.gems) == {(2, 2)} and len(truth.loose_gems) == 5
+        for gem in truth.loose_gems:
+            assert not any(_inside(gem, q) for q in truth.corners.values())
+    with pytest.raises(ValueError, match="loose_gems"):
+        Scene(loose_gems=-1)

@@ -49,6 +49,25 @@ def card_faces(d: CardDesign) -> tuple[Image, ...]:
     return tuple(faces)
 
 
+@lru_cache(maxsize=48)
+def card_back(d: CardDesign) -> Image:
+    """The deck's back (BGRA): one colour, a lattice and an emblem, the same on every card."""
+    rng = np.random.default_rng([d.seed, 0xBAC])
+    hsv = np.array([[[rng.integers(180), rng.integers(80, 220), rng.integers(60, 170)]]], np.uint8)
+    b, g, r = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    back = np.empty((H, W, 3), np.uint8)
+    back[:] = (b, g, r)
+    light = (min(255, b + 60), min(255, g + 60), min(255, r + 60))
+    step = int(rng.integers(12, 30))
+    for k in range(-H, W + H, step):  # a diamond lattice
+        cv2.line(back, (k, 0), (k + H, H), light, 1, cv2.LINE_AA)
+        cv2.line(back, (k, H), (k + H, 0), light, 1, cv2.LINE_AA)
+    cv2.circle(back, (W // 2, H // 2), W // 4, d.paper, -1, cv2.LINE_AA)
+    cv2.circle(back, (W // 2, H // 2), W // 5, (b, g, r), -1, cv2.LINE_AA)
+    _border(back, d)
+    return np.dstack([back, _card_alpha(d)])
+
+
 def draw_face(d: CardDesign, island: int, colour: Colour, icon: str) -> Image:
     """One card face (BGR, no alpha)."""
     rng = np.random.default_rng([d.seed, island, 0xA47])

@@ -37,13 +37,16 @@ class Scene:
 
     ``grid`` holds the 25 island numbers row-major, row 0 at the top of the camera image.
     ``pawns`` maps a spirit to an engine :class:`Position` (on a card, or Austro outside
-    beside an edge cell). ``gems`` are the cells whose card carries a red gem.
+    beside an edge cell). ``gems`` are the cells whose card carries a red gem. The supply off
+    the grid (loose gems, the storm deck) is there to be ignored by a reader.
     """
 
     grid: tuple[int, ...] = SOLVED
     pawns: dict[Spirit, Position] = field(default_factory=dict)
     gems: frozenset[Cell] = frozenset()
     hand: Hand | None = None
+    loose_gems: int = 0  # red gems in the supply beside the grid (not on a card)
+    storm_deck: bool = False  # the face-down storm deck beside the grid
 
     def __post_init__(self) -> None:
         if sorted(self.grid) != list(SOLVED):
@@ -54,6 +57,8 @@ class Scene:
         bad = [c for c in self.gems if c not in ALL_CELLS]
         if bad:
             raise ValueError(f"gems on cells off the grid: {sorted(bad)}")
+        if not 0 <= self.loose_gems <= 12:
+            raise ValueError(f"loose_gems must be 0..12, got {self.loose_gems}")
 
     def island_at(self, cell: Cell) -> int:
         return self.grid[cell[0] * SIZE + cell[1]]
@@ -62,7 +67,14 @@ class Scene:
 def scene_from_state(state: GameState, hand: Hand | None = None) -> Scene:
     """The table as a game state says it is: its grid, the placed pawns, anchored gems."""
     pawns = {s: p for s, p in zip(state.spirits, state.pawns, strict=True) if p is not None}
-    return Scene(grid=state.grid, pawns=pawns, gems=frozenset(state.anchored), hand=hand)
+    return Scene(
+        grid=state.grid,
+        pawns=pawns,
+        gems=frozenset(state.anchored),
+        hand=hand,
+        loose_gems=min(state.gem_pool, 12),
+        storm_deck=bool(state.storm_deck),
+    )
 
 
 def calibration_scenes() -> tuple[Scene, Scene]:
@@ -77,7 +89,8 @@ def calibration_scenes() -> tuple[Scene, Scene]:
 
 
 def random_scene(seed: int, hand_chance: float = 0.1) -> Scene:
-    """A plausible mid-game table: shuffled grid, some pawns, 0-6 gems, sometimes a hand.
+    """A plausible mid-game table: shuffled grid, some pawns, 0-6 gems, sometimes a hand,
+    and in half the games a Storm supply beside the grid.
 
     Pawns never share a card (the rules forbid it); Austro is outside a third of the time.
     """
@@ -102,7 +115,16 @@ def random_scene(seed: int, hand_chance: float = 0.1) -> Scene:
         if on_card:
             gems.add(on_card[int(rng.integers(len(on_card)))])
     hand = random_hand(rng) if rng.random() < hand_chance else None
-    return Scene(grid=grid, pawns=pawns, gems=frozenset(gems), hand=hand)
+    storm = rng.random() < 0.5  # a Storm-mode game: the deck and gem supply lie beside the grid
+    loose = int(rng.integers(0, 7)) if storm else 0
+    return Scene(
+        grid=grid,
+        pawns=pawns,
+        gems=frozenset(gems),
+        hand=hand,
+        loose_gems=loose,
+        storm_deck=storm,
+    )
 
 
 def random_hand(rng: np.random.Generator) -> Hand:
