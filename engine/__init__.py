@@ -16,13 +16,21 @@ from .actions import (
     Spend,
 )
 from .deck import Blizzard, Deck, DeckError, GridCard, IslandFace, Tornado, default_deck, load_deck
-from .errors import IllegalActionError, InvalidActionError, Reason, RecordError, ZefiriaError
-from .game import Game, NothingToUndoError
+from .errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidActionError,
+    NothingToUndoError,
+    Reason,
+    RecordError,
+    ZefiriaError,
+)
+from .game import Game
 from .grid import ALL_CELLS, CORNERS, SIZE, Cell, Direction, home_cell
 from .rng import Rng
 from .rules import PricedAction, action_cost, apply_action, check_action, is_legal, legal_actions
 from .scoring import Score, rating, rating_band, score
-from .setup import ConfigError, new_game
+from .setup import new_game
 from .spirits import Spirit
 from .state import (
     Difficulty,

@@ -61,5 +61,13 @@ class IllegalActionError(ZefiriaError):
         self.action = action
 
 
+class ConfigError(ZefiriaError):
+    """A game configuration the rules do not allow (players, spirits, difficulty, sleeper)."""
+
+
+class NothingToUndoError(ZefiriaError):
+    """``Game.undo()`` on a game with no actions."""
+
+
 class RecordError(ZefiriaError):
     """A saved state or game record that cannot be loaded; names the line and the reason."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .actions import Action
-from .errors import ZefiriaError
+from .errors import NothingToUndoError
 from .rules import PricedAction, apply_action, legal_actions
 from .setup import new_game
 from .spirits import Spirit
@@ -31,10 +31,6 @@ from .state import GameConfig, GameState, Phase
 __all__ = ["Game", "NothingToUndoError"]
 
 _TURN_PHASES = (Phase.TURN, Phase.AUSTRO_EXIT)
-
-
-class NothingToUndoError(ZefiriaError):
-    """``undo()`` on a game with no actions."""
 
 
 class Game:

@@ -15,16 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .deck import GridCard, StormCard
-from .errors import ZefiriaError
+from .errors import ConfigError, ZefiriaError
 from .grid import ISLANDS
 from .rng import Rng
 from .spirits import Spirit
 from .state import RED_GEMS, Difficulty, GameConfig, GameState, Mode, Phase
 from .storm import shuffled_grid_deck, shuffled_storm_deck
 
-
-class ConfigError(ZefiriaError):
-    """A game configuration the rules do not allow (players, spirits, difficulty)."""
+__all__ = ["ConfigError", "new_game", "validate_config", "validate_grid"]
 
 
 def validate_config(config: GameConfig) -> None:
