@@ -107,12 +107,11 @@ class Session:
         if self.referee.over:
             return self._finish() if not self.referee.saved else None
         question, options = self.referee.choices()
-        if options:
-            if question != self._asked:
-                self._asked = question
-                self.selected = 0
-                self._show_menu(question, options)
-            return None
+        if options and question != self._asked:
+            self._asked = question
+            self.selected = 0
+            self._show_menu(question, options)
+        # The table is watched during a choice too: a storm may still be waiting for hands.
         return self.look()
 
     def look(self) -> Outcome | None:
