@@ -228,17 +228,8 @@ class _Reader:
         return result
 
     def config(self) -> Config:
-        top_known = {
-            "language": 1,
-            "deck": 1,
-            "data_dir": 1,
-            "buttons": 1,
-            "leds": 1,
-            "buzzer": 1,
-            "display": 1,
-            "camera": 1,
-        }
-        unknown = sorted(set(self.data) - set(top_known))
+        known = {"language", "deck", "data_dir", "buttons", "leds", "buzzer", "display", "camera"}
+        unknown = sorted(set(self.data) - known)
         if unknown:
             raise self.lines.error("", unknown[0], "unknown key or table")
         top = self.data

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
+from zefiria.engine.grid import Cell
 
 from .text import BIG, BODY, SMALL, draw_centred, draw_paragraph, draw_title, font
 
 WIDTH, HEIGHT = 128, 64
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
