@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 Colour = tuple[int, int, int]
@@ -72,8 +73,6 @@ def random_style(seed: int) -> TableStyle:
 
 def _table_colours(rng: np.random.Generator, kind: str) -> tuple[Colour, Colour]:
     def hsv(h: float, s: float, v: float) -> Colour:
-        import cv2
-
         px = np.array([[[h % 180, np.clip(s, 0, 255), np.clip(v, 0, 255)]]], np.uint8)
         b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
         return (int(b), int(g), int(r))
