@@ -558,6 +558,15 @@ def _read_state(data: Any, path: Path = ()) -> GameState:
         _fail(at("must_leave"), "must_leave is true only during a turn")
     if config.solo and phase is not Phase.SETUP and sleeping is None:
         _fail(at("sleeping"), "a solo game names its sleeping spirit after setup")
+    if phase in (Phase.CHOOSE_FIRST, Phase.CHOOSE_SLEEPER) and not config.solo:
+        _fail(
+            at("phase"),
+            f"{phase.value} is a solo phase, and this game has {config.players} players",
+        )
+    if phase is Phase.AUSTRO_EXIT and spirits[active] is not Spirit.AUSTRO:
+        _fail(at("phase"), "austro_exit is Austro's choice, but the active spirit is not Austro")
+    if sleeping is not None and phase is not Phase.SETUP and spirits[active] is sleeping:
+        _fail(at("active"), f"{sleeping.value} is asleep this round and cannot be active")
     if sleeping is not None and sleeping in played:
         _fail(at("played"), f"{sleeping.value} is asleep and cannot have played")
 

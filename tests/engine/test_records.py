@@ -312,3 +312,15 @@ def test_loads_any_names_both_formats_when_neither_matches() -> None:
         loads_any('{"format": "chess-pgn"}', source="x.json")
     with pytest.raises(RecordError, match=r"x\.json, line 1: document: expected"):
         loads_any("[1, 2]", source="x.json")
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda d: d.__setitem__("phase", "choose_first"), "solo phase"),
+        (lambda d: d.__setitem__("phase", "austro_exit"), "Austro's choice"),
+    ],
+)
+def test_phases_must_fit_the_game(edit: Any, why: str) -> None:
+    _, message = _bad_state(edit)
+    assert why in message
