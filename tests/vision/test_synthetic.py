@@ -126,6 +126,7 @@ def test_a_hand_over_the_middle_covers_the_middle_cards() -> None:
     assert bare.truth.hand_cells == frozenset()
     assert (2, 2) in covered.truth.hand_cells and (4, 2) in covered.truth.hand_cells
     assert (0, 0) not in covered.truth.hand_cells
+    assert covered.truth.hidden_pawns == frozenset() == bare.truth.hidden_pawns
     # the photo really is different over a covered card, and the same far from the hand
     for cell, changed in (((3, 2), True), ((0, 0), False)):
         x, y = covered.truth.corners[cell].mean(axis=0).round().astype(int)
@@ -264,3 +265,14 @@ def test_the_supply_lies_off_the_grid() -> None:
             assert not any(_inside(gem, q) for q in truth.corners.values())
     with pytest.raises(ValueError, match="loose_gems"):
         Scene(loose_gems=-1)
+
+
+def test_truth_says_which_pawns_and_gems_the_hand_hides() -> None:
+    scene = Scene(
+        pawns={Spirit.JUGO: Position((3, 2)), Spirit.BOREA: Position((0, 0))},
+        gems=frozenset({(3, 2), (0, 4)}),
+        hand=Hand(tip=(2.0, 2.0), angle_deg=90, width_mm=95),
+    )
+    truth = render(scene, 3, pose=CameraPose(), seed=1, size=SMALL).truth
+    assert truth.hidden_pawns == frozenset({Spirit.JUGO})
+    assert truth.hidden_gems == frozenset({(3, 2)})

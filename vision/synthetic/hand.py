@@ -75,7 +75,7 @@ def hand_shapes(
 
 def _lift(p: Points, u: float) -> list[float]:
     """Fingertips just above the cards; the hand and arm rise behind them."""
-    return [float(p[0]), float(p[1]), -12.0 - max(0.0, -u) * 0.18]
+    return [float(p[0]), float(p[1]), -20.0 - max(0.0, -u) * 0.18]
 
 
 def _capsule(

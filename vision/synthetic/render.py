@@ -43,6 +43,8 @@ class Truth:
     corners: dict[Cell, Points]  # 4x2: the card's TL, TR, BR, BL as it is read
     hand_cells: frozenset[Cell]  # cards at least HAND_COVER hidden by the hand
     hand_cover: dict[Cell, float]  # share of each card the hand hides (0 when no hand)
+    hidden_pawns: frozenset[Spirit]  # pawns whose top the hand hides
+    hidden_gems: frozenset[Cell]  # gems on cards the hand hides
     pawns: dict[Spirit, tuple[float, float]]  # the pawn's foot (centre of its base)
     pawn_tops: dict[Spirit, tuple[float, float]]  # the top of the pawn as seen
     gems: dict[Cell, tuple[float, float]]  # the gem's centre
@@ -111,6 +113,7 @@ def render(
         draw_solid(img, cam, p.solid, p.x, p.y, light, p.turn)
 
     cover = dict.fromkeys(ALL_CELLS, 0.0)
+    hidden: set[Spirit | Cell] = set()
     if skin:
         mask = hand_mask(skin, cam)
         paint_hand(img, mask, random_skin(rng), rng)
@@ -119,6 +122,10 @@ def render(
             paint_hand(img, sleeve_mask, random_cloth(rng), rng)
             mask = np.maximum(mask, sleeve_mask)
         cover = {cell: covered(mask, corners[cell]) for cell in ALL_CELLS}
+        tops = {s: _pt(cam, p.x, p.y, -p.solid.height) for s, p in spots.pawns.items()}
+        gem_at = {c: _pt(cam, p.x, p.y, 0.0) for c, p in spots.gems.items()}
+        hidden = {s for s, xy in tops.items() if _under(mask, xy)}
+        hidden |= {c for c, xy in gem_at.items() if _under(mask, xy)}
 
     img = photo.light(img, style, photo_rng)
     hot = [(float(q[:, 0].mean()), float(q[:, 1].mean())) for q in corners.values()]
@@ -132,6 +139,8 @@ def render(
         corners=corners,
         hand_cells=frozenset(c for c, v in cover.items() if v >= HAND_COVER),
         hand_cover=cover,
+        hidden_pawns=frozenset(s for s in spots.pawns if s in hidden),
+        hidden_gems=frozenset(c for c in spots.gems if c in hidden),
         pawns={s: _pt(cam, p.x, p.y, 0.0) for s, p in spots.pawns.items()},
         pawn_tops={s: _pt(cam, p.x, p.y, -PAWNS[s].height) for s, p in spots.pawns.items()},
         gems={c: _pt(cam, p.x, p.y, 0.0) for c, p in spots.gems.items()},
@@ -140,6 +149,11 @@ def render(
         layout=layout,
     )
     return RenderResult(image=img, truth=truth, scene=scene)
+
+
+def _under(mask: Image, xy: tuple[float, float]) -> bool:
+    x, y = round(xy[0]), round(xy[1])
+    return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and bool(mask[y, x] > 127)
 
 
 def _z0(pts: Points) -> Points:
