@@ -74,6 +74,14 @@ class PricedAction(NamedTuple):
 
 _END_TURN = EndTurn()
 
+# Actions are immutable values: build each possible Fly and Breeze once, so listing the legal
+# actions of a state allocates only the PricedAction pairs.
+_FLIES = tuple(Fly(c) for c in ALL_CELLS)
+_BREEZES = tuple(Breeze(a, b) for a in ALL_CELLS for b in ALL_CELLS)  # [25 * a + b]
+_CARRIED = tuple(  # Skyron's: [2 * (25 * a + b) + (stand is b)]
+    Breeze(a, b, stand) for a in ALL_CELLS for b in ALL_CELLS for stand in (a, b)
+)
+
 
 # -- enumeration ------------------------------------------------------------------------------
 def legal_actions(state: GameState) -> list[PricedAction]:
@@ -106,7 +114,7 @@ def _turn_actions(state: GameState) -> list[PricedAction]:
     assert pos is not None
     out: list[PricedAction] = []
     if ap >= 1:
-        out.extend(PricedAction(Fly(ALL_CELLS[t]), 1) for t in fly_targets(state, blocked))
+        out.extend(PricedAction(_FLIES[t], 1) for t in fly_targets(state, blocked))
     storm = state.config.mode is Mode.STORM
     austro = spirit is Spirit.AUSTRO
     gems = total_gems_held(state)
@@ -115,12 +123,12 @@ def _turn_actions(state: GameState) -> list[PricedAction]:
         for a, b, d in breeze_options(state, blocked, ap):
             if austro and _strands_austro(blocked, centre, centre in (a, b), ap - d, gems):
                 continue
-            ca, cb = ALL_CELLS[a], ALL_CELLS[b]
             if spirit is Spirit.SKYRON:
-                out.append(PricedAction(Breeze(ca, cb, ca), d))
-                out.append(PricedAction(Breeze(ca, cb, cb), d))
+                k = 2 * (25 * a + b)
+                out.append(PricedAction(_CARRIED[k], d))
+                out.append(PricedAction(_CARRIED[k + 1], d))
             else:
-                out.append(PricedAction(Breeze(ca, cb), d))
+                out.append(PricedAction(_BREEZES[25 * a + b], d))
         if storm:
             for cell in sorted(state.anchored):
                 freed = index(cell) == centre and not _occupied(state, cell)
