@@ -144,7 +144,7 @@ def run_demo(
     table = VirtualTable(photograph)
     camera = SimulatedTable(table.photo, preview_size=(320, 240))
 
-    reader = _vision_reader(table_session, out, log) if reader_for is None else reader_for(table)
+    reader = vision_reader(table_session, out, log) if reader_for is None else reader_for(table)
 
     # 3. The OLED, as PNG frames and a GIF.
     frames_dir = out / "oled"
@@ -165,7 +165,7 @@ def run_demo(
     setup = demo_setup(options)
     referee = Referee(setup, Journal.open(journal_path), history)
     controls = EventQueue()
-    planner = _planner(options, log)
+    planner = planner_for(options.fast, log)
 
     from .session import Session
     from .watcher import StillnessWatcher, WatchSettings
@@ -214,7 +214,7 @@ def run_demo(
     return report
 
 
-def _vision_reader(table_session: Any, out: Path, log: Callable[[str], None]) -> Reader:
+def vision_reader(table_session: Any, out: Path, log: Callable[[str], None]) -> Reader:
     """Calibrate the real vision code on the session's calibration photos; its reader."""
     import cv2
     from zefiria.vision.calibrate import calibrate
@@ -234,13 +234,11 @@ def _vision_reader(table_session: Any, out: Path, log: Callable[[str], None]) ->
     return read
 
 
-def _planner(
-    options: DemoOptions, log: Callable[[str], None]
-) -> Callable[[GameState], list[Action]]:
+def planner_for(fast: bool, log: Callable[[str], None]) -> Callable[[GameState], list[Action]]:
     from zefiria.engine.planner import best_turn
 
     # A node budget rather than a time budget: the same seed plays the same game anywhere.
-    nodes = 300 if options.fast else 3000
+    nodes = 300 if fast else 3000
 
     def plan(state: GameState) -> list[Action]:
         try:

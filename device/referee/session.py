@@ -96,6 +96,7 @@ class Session:
         self.timing = Timing()
         self.selected = 0  # highlighted item of a button menu
         self.stopped = False
+        self.failure: str | None = None  # why the session stopped by itself (camera gone)
         self._asked = ""  # the question on screen, so it is drawn once
 
     # -- one step ---------------------------------------------------------------------------
@@ -119,19 +120,29 @@ class Session:
         try:
             frame = self.camera.grab_preview()
         except (OSError, RuntimeError) as exc:
-            self.log(f"camera: {exc}")
-            self.show(MessageView("Camera", f"camera problem: {exc}"))
-            self.stopped = True
+            self._camera_failed(exc)
             return None
         if not self.watcher.feed(frame):
             return None
         return self.read_now()
 
+    def _camera_failed(self, exc: BaseException) -> None:
+        # Nothing is lost: the journal holds every accepted move, the game resumes later.
+        self.log(f"camera: {exc}")
+        self.show(MessageView("Camera", f"camera problem: {exc}"))
+        self.failure = f"camera: {exc}"
+        self.stopped = True
+
     def read_now(self) -> Outcome:
         """Take a still, read it and judge it (also what OK does)."""
         still_at = time.perf_counter()
         self.feedback.busy()
-        reading = self.reader(self.camera.capture_still())
+        try:
+            photo = self.camera.capture_still()
+        except (OSError, RuntimeError) as exc:
+            self._camera_failed(exc)
+            return Outcome("unreadable", f"camera: {exc}")
+        reading = self.reader(photo)
         outcome = self.referee.judge(reading)
         seconds = time.perf_counter() - still_at
         self.watcher.mark_read()

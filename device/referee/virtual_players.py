@@ -127,6 +127,14 @@ class VirtualTable:
 
         self.act(changed[0] if changed else (2, 2), fix)
 
+    def restore(self, state: GameState) -> None:
+        """Lay the table out as ``state`` has it at once (after a power cut, say)."""
+        self.grid = list(state.grid)
+        self.pawns = {s: p for s, p in zip(state.spirits, state.pawns, strict=True) if p}
+        self.gems = set(state.anchored)
+        self._script.clear()
+        self.hand = None
+
     def _put(self, spirit: Spirit, pos: Position) -> None:
         self.pawns[spirit] = pos
 

@@ -45,3 +45,21 @@ def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path) -> No
     with pytest.raises(HistoryError, match="not a usable history file"):
         History(path).games()
     assert path.read_bytes().startswith(b"this is not")  # left untouched
+
+
+def test_the_history_command_lists_games_and_prints_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from zefiria.device.cli import main
+
+    path = tmp_path / "history.sqlite"
+    assert main(["history", "--file", str(path)]) == 0
+    assert "no finished games yet" in capsys.readouterr().out
+    History(path).add(_game(1, "2026-01-01T10:00:00Z"))
+    assert main(["history", "--file", str(path)]) == 0
+    assert "21 VP" in capsys.readouterr().out
+    assert main(["history", "--file", str(path), "--record", "g1"]) == 0
+    assert capsys.readouterr().out.strip() == "{}"
+    path.write_bytes(b"garbage" * 200)
+    assert main(["history", "--file", str(path)]) == 2
+    assert "not a usable history file" in capsys.readouterr().err

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from zefiria.device.cli import main
 from zefiria.device.referee.history import History
-from zefiria.device.referee.loop import Setup
+from zefiria.device.referee.journal import Journal, JournalError
+from zefiria.device.referee.loop import Referee, Setup, open_referee
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
 
@@ -30,3 +32,69 @@ def test_a_whole_game_is_judged_right(tmp_path: Path, setup: Setup) -> None:
     games = History(tmp_path / "h.sqlite").games()
     assert len(games) == 1 and games[0].players == setup.players
     assert screens, "the OLED showed nothing"
+
+
+def _bare_referee(tmp_path: Path, setup: Setup) -> Referee:
+    return Referee(setup, Journal.open(tmp_path / "journal.jsonl"), History(tmp_path / "h.sqlite"))
+
+
+def test_resume_rebuilds_the_same_game_with_undo_and_out_of_sync(tmp_path: Path) -> None:
+    sim, _, _ = simulated(tmp_path, GAMES[1], seed=4)
+    for _ in range(40):
+        sim.turn_step()
+    referee = sim.referee
+    undone = referee.undo()
+    assert undone.kind == "undone"
+    again = Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
+    assert again is not None
+    assert again.state == referee.state and again.game_id == referee.game_id
+    assert again.out_of_sync  # the table is checked before anything is judged
+
+
+def test_a_damaged_journal_is_set_aside_and_a_new_game_starts(tmp_path: Path) -> None:
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=4)
+    for _ in range(10):
+        sim.turn_step()
+    path = tmp_path / "journal.jsonl"
+    lines = path.read_bytes().split(b"\n")
+    lines[1] = lines[1][:-3] + b"xx}"
+    path.write_bytes(b"\n".join(lines))
+    referee, note = open_referee(path, None, GAMES[0])
+    assert referee is not None and not referee.started
+    assert "damaged" in note and "line 2" in note
+    kept = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == b"\n".join(lines)
+
+
+def test_a_journal_that_does_not_replay_is_refused(tmp_path: Path) -> None:
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=4)
+    for _ in range(6):
+        sim.turn_step()
+    journal = Journal.open(tmp_path / "journal.jsonl")
+    journal.append({"kind": "action", "action": "breeze a1 e5"})  # not legal now
+    with pytest.raises(JournalError, match="cannot replay"):
+        Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
+
+
+def test_unreadable_readings_and_a_bad_layout_change_nothing(tmp_path: Path) -> None:
+    referee = _bare_referee(tmp_path, GAMES[0])
+    assert referee.judge({"status": "unreadable", "reason": "hand"}).kind == "unreadable"
+    rows = [[1, 2, 3, 4, 5]] * 5  # the same five islands five times
+    assert referee.judge({"status": "ok", "grid": rows}).kind == "refused"
+    holes = [[None] * 5] * 5
+    assert "25 cards" in referee.judge({"status": "ok", "grid": holes}).message
+    assert not referee.started and referee.journal.events == []
+
+
+def test_the_referee_command_explains_a_bad_config_and_a_missing_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('language = "fr"\n')
+    assert main(["referee", "--config", str(bad)]) == 2
+    assert "bad.toml" in capsys.readouterr().err
+    good = tmp_path / "good.toml"
+    good.write_text(f'data_dir = "{tmp_path / "data"}"\n[display]\ndriver = "dummy"\n')
+    assert main(["referee", "--config", str(good), "--keyboard"]) == 2
+    err = capsys.readouterr().err
+    assert "zefiria calibrate" in err

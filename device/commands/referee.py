@@ -1,0 +1,227 @@
+"""zefiria referee: the device's main program (the systemd service runs it at boot).
+
+It resumes the game in the journal if there is one (after a power cut), else asks for a new
+game on the OLED menu; then it watches the table and judges every move until the game ends,
+saves it to the history and offers the next one. On a laptop, ``--simulate`` puts virtual
+players at a virtual table (the camera photographs it, the real vision code reads it) and
+takes the buttons from the keyboard: kill it at any moment and start it again to see the
+game resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+HELP = "the table-side referee: watch the table, judge every move, keep the score"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="TOML config (default: $ZEFIRIA_CONFIG, ~/.config/zefiria/...)",
+    )
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="no hardware: virtual players at a simulated table, keyboard",
+    )
+    parser.add_argument(
+        "--keyboard",
+        action="store_true",
+        help="keyboard instead of the GPIO buttons, no LEDs or buzzer",
+    )
+    sim = parser.add_argument_group("with --simulate (a new game; a journal resumes instead)")
+    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=2)
+    sim.add_argument("--mode", choices=("standard", "storm"), default="storm")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--lang", choices=("en", "it"), default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from zefiria.device.config import ConfigError, load_config
+    from zefiria.device.controls import ControlsError, open_controls, open_feedback
+    from zefiria.device.display import DisplayError, close_display, open_display, show
+    from zefiria.device.referee.history import History, HistoryError
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    if args.simulate and config.display.driver in ("ssd1306", "sh1106"):
+        from dataclasses import replace
+
+        # A laptop has no OLED: draw the screens in the terminal instead.
+        config = replace(config, display=replace(config.display, driver="terminal"))
+    profile = None
+    if not args.simulate:
+        from zefiria.vision.profile import ProfileError, load_profile
+
+        try:
+            profile = load_profile(config.profile_file)
+        except ProfileError as exc:
+            return _fail(f"{exc}; take the two calibration photos with `zefiria calibrate` first")
+    try:
+        display = open_display(config.display)
+        controls = open_controls(config, keyboard=args.keyboard or args.simulate)
+        feedback = open_feedback(config, quiet=args.keyboard or args.simulate)
+    except (DisplayError, ControlsError) as exc:
+        return _fail(str(exc))
+    history = History(config.data_dir / "history.sqlite")
+    journal = config.journal_dir / "game.jsonl"
+
+    def screen(view: Any) -> None:
+        show(display, view)
+
+    try:
+        if args.simulate:
+            return _simulate(args, config, journal, history, controls, feedback, screen)
+        return _serve(config, profile, journal, history, controls, feedback, screen)
+    except HistoryError as exc:
+        return _fail(str(exc))
+    finally:
+        controls.close()
+        close_display(display)
+
+
+def _fail(message: str) -> int:
+    print(f"zefiria referee: {message}", file=sys.stderr)
+    return 2
+
+
+def _serve(
+    config: Any,
+    profile: Any,
+    journal: Path,
+    history: Any,
+    controls: Any,
+    feedback: Any,
+    screen: Any,
+) -> int:
+    """The device: real camera, calibrated profile, buttons; one game after another."""
+    from dataclasses import replace
+
+    from zefiria.device import notify
+    from zefiria.device.camera import CameraError, open_camera
+    from zefiria.device.display.screens import MessageView
+    from zefiria.device.referee.loop import open_referee
+    from zefiria.device.referee.menu import MenuClosed, choose_setup
+    from zefiria.device.referee.session import Session
+    from zefiria.vision.reader import read_table
+
+    try:
+        camera = open_camera(config.camera)
+    except CameraError as exc:
+        screen(MessageView("Camera", str(exc)))
+        return _fail(str(exc))
+
+    def reader(image: Any) -> dict[str, Any]:
+        return read_table(image, profile).to_dict()
+
+    watchdog = notify.Watchdog()
+    notify.ready("watching the table")
+    try:
+        while True:
+            referee, note = open_referee(journal, history, None)
+            print(note, flush=True)
+            if referee is None:
+                try:
+                    setup = choose_setup(controls, screen, config.language)
+                except MenuClosed:
+                    return 0
+                if config.deck is not None:
+                    setup = replace(setup, deck=str(config.deck))
+                referee, note = open_referee(journal, history, setup)
+                assert referee is not None
+            session = Session(referee, camera, reader, controls, feedback, screen)
+            while not session.stopped and not referee.saved:
+                session.step(timeout=0.05)
+                watchdog.kick()
+            if session.failure is not None:
+                # The journal keeps the game: it resumes when the camera is back.
+                return _fail(f"{session.failure}; the game is kept and resumes at the next start")
+            if session.stopped:
+                return 0
+    finally:
+        notify.stopping()
+        camera.close()
+
+
+def _simulate(
+    args: argparse.Namespace,
+    config: Any,
+    journal: Path,
+    history: Any,
+    controls: Any,
+    feedback: Any,
+    screen: Any,
+) -> int:
+    """A laptop stand-in for the table: virtual players, simulated camera, real vision."""
+    from zefiria.device.camera.simulated import SimulatedTable
+    from zefiria.device.referee.demo import (
+        DEMO_DESIGN,
+        DemoOptions,
+        demo_setup,
+        planner_for,
+        vision_reader,
+    )
+    from zefiria.device.referee.loop import open_referee
+    from zefiria.device.referee.session import Session
+    from zefiria.device.referee.simulation import Simulation, SimulationError
+    from zefiria.device.referee.virtual_players import VirtualTable
+    from zefiria.engine.state import Mode
+    from zefiria.vision.calibrate import CalibrationError
+    from zefiria.vision.synthetic.dataset import random_setup
+
+    options = DemoOptions(
+        players=args.players, mode=Mode(args.mode), seed=args.seed, lang=args.lang or "en"
+    )
+    referee, note = open_referee(journal, history, demo_setup(options))
+    assert referee is not None
+    print(note, flush=True)
+    # The virtual table's session follows the game's seed, so a resumed game is photographed
+    # on the same table as before the cut.
+    seed = referee.setup.seed
+    table_session = random_setup(seed, DEMO_DESIGN)
+    changes = [0]
+
+    def photograph(scene: Any) -> Any:
+        changes[0] += 1
+        return table_session.photo(scene, seed=seed * 7919 + changes[0]).image
+
+    table = VirtualTable(photograph)
+    if referee.started:
+        table.restore(referee.state)
+    work = config.data_dir / "simulated"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        reader = vision_reader(table_session, work, print)
+    except CalibrationError as exc:
+        return _fail(f"calibration of the simulated table failed: {exc}")
+    planner = planner_for(False, print)
+    session = Session(
+        referee,
+        SimulatedTable(table.photo),
+        reader,
+        controls,
+        feedback,
+        screen,
+        hinter=planner,
+    )
+    sim = Simulation(session, table, controls, seed=seed, planner=planner, log=print)
+    try:
+        tally = sim.play()
+    except SimulationError as exc:
+        if session.stopped:
+            print("stopped; the journal keeps the game for the next start")
+            return 0
+        return _fail(str(exc))
+    print(
+        f"{tally.accepted}/{tally.legal} legal moves accepted, "
+        f"{tally.refused}/{tally.illegal} illegal refused, {len(tally.wrong)} wrong"
+    )
+    return 0 if tally.correct else 1
