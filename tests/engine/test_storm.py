@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from zefiria.engine.actions import EndTurn
+from zefiria.engine.actions import EndTurn, Leave
 from zefiria.engine.deck import Blizzard, GridCard, Tornado
 from zefiria.engine.grid import Direction, rotate_clockwise
-from zefiria.engine.rules import apply_action
+from zefiria.engine.rules import apply_action, legal_actions
 from zefiria.engine.spirits import Spirit
-from zefiria.engine.state import GameState, Mode, Position, StormEffect
+from zefiria.engine.state import GameState, Mode, Phase, Position, StormEffect
 from zefiria.engine.storm import strike, target_two
 
 from .builders import grid_with, turn_state
@@ -111,3 +111,19 @@ def test_an_exhausted_deck_is_rebuilt_and_reshuffled() -> None:
     after = strike(state)
     assert after.last_storm is not None
     assert len(after.storm_deck) == 6 and len(after.grid_deck) == 5
+
+
+def test_a_storm_can_carry_austro_inside_and_he_then_chooses_his_exit() -> None:
+    a = Spirit.AUSTRO
+    state = turn_state({B: (4, 4), a: (0, 1)}, B, mode=Mode.STORM, grid=grid_with({10: (0, 1)}))
+    state = replace(
+        state,
+        storm_deck=(Blizzard(Direction.SOUTH, 1),),
+        grid_deck=((GridCard((0, 1)), 0),),
+    )
+    state = apply_action(state, EndTurn())  # Austro's turn: he leaves beside card 10
+    state = apply_action(state, EndTurn())  # he lands on 10; round 2: the blizzard strikes
+    assert state.round == 2 and state.pawns[1] == Position((1, 1))
+    state = apply_action(state, EndTurn())  # Borea's turn ends; Austro is on an inner card
+    assert state.phase is Phase.AUSTRO_EXIT
+    assert [p.action for p in legal_actions(state)] == [Leave((0, 1)), Leave((1, 0))]
