@@ -14,6 +14,7 @@ reading gives back an equal value: ``loads_state(dumps_state(s)) == s``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -74,8 +75,14 @@ def _storm_card(card: StormCard) -> dict[str, Any]:
     return {"kind": "blizzard", "direction": card.direction.name.lower(), "steps": card.steps}
 
 
+@functools.cache
+def _default_deck() -> Deck:
+    # Parsed once: every state written or read compares its deck with it. Decks are frozen.
+    return default_deck()
+
+
 def _deck(deck: Deck) -> str | dict[str, Any]:
-    if deck == default_deck():
+    if deck == _default_deck():
         return "default"
     return {
         "source": deck.source,
@@ -204,6 +211,12 @@ def _object(value: Any, path: Path, keys: Sequence[str], optional: Sequence[str]
             _fail((*path, k), f"unknown key {k!r}")
 
 
+def _show(value: Any) -> str:
+    """A bad value as JSON, cut short: a message names it, it need not reprint it all."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _kind(value: Any) -> str:
     if value is None:
         return "null"
@@ -219,7 +232,7 @@ def _kind(value: Any) -> str:
 
 def _int(value: Any, path: Path, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        _fail(path, f"expected a whole number, got {_kind(value)} {json.dumps(value)}")
+        _fail(path, f"expected a whole number, got {_kind(value)} {_show(value)}")
     if not low <= value <= high:
         _fail(path, f"{value} is out of range {low}..{high}")
     return value
@@ -227,7 +240,7 @@ def _int(value: Any, path: Path, low: int, high: int) -> int:
 
 def _bool(value: Any, path: Path) -> bool:
     if not isinstance(value, bool):
-        _fail(path, f"expected true or false, got {json.dumps(value)}")
+        _fail(path, f"expected true or false, got {_show(value)}")
     return value
 
 
@@ -239,7 +252,7 @@ def _list(value: Any, path: Path) -> list[Any]:
 
 def _choice(value: Any, path: Path, options: dict[str, T], what: str) -> T:
     if not isinstance(value, str) or value not in options:
-        _fail(path, f"{json.dumps(value)} is not a {what}: expected one of {', '.join(options)}")
+        _fail(path, f"{_show(value)} is not a {what}: expected one of {', '.join(options)}")
     return options[value]
 
 
@@ -265,10 +278,10 @@ def _read_cell(value: Any, path: Path) -> Cell:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     )
     if not ok:
-        _fail(path, f"a cell is [row, column], got {json.dumps(value)}")
+        _fail(path, f"a cell is [row, column], got {_show(value)}")
     cell = (value[0], value[1])
     if not on_grid(cell):
-        _fail(path, f"cell {json.dumps(value)} is off the grid (rows and columns are 0..4)")
+        _fail(path, f"cell {_show(value)} is off the grid (rows and columns are 0..4)")
     return cell
 
 
@@ -283,14 +296,14 @@ def _read_storm_card(value: Any, path: Path) -> StormCard:
         _object(value, path, ("kind", "direction", "steps"))
         direction = _choice(value["direction"], (*path, "direction"), _DIRECTIONS, "direction")
         return Blizzard(direction, _int(value["steps"], (*path, "steps"), 1, SIZE - 1))
-    _fail((*path, "kind"), f'kind must be "tornado" or "blizzard", got {json.dumps(kind)}')
+    _fail((*path, "kind"), f'kind must be "tornado" or "blizzard", got {_show(kind)}')
 
 
 def _read_deck(value: Any, path: Path) -> Deck:
     if value == "default":
-        return default_deck()
+        return _default_deck()
     if not isinstance(value, dict):
-        _fail(path, f'expected "default" or a full deck object, got {json.dumps(value)}')
+        _fail(path, f'expected "default" or a full deck object, got {_show(value)}')
     _object(value, path, ("islands", "storms", "grids"), optional=("source",))
     source = value.get("source", "record")
     if not isinstance(source, str):
@@ -318,7 +331,7 @@ def _read_deck(value: Any, path: Path) -> Deck:
     )
 
 
-def config_from_json(value: Any, path: Path = ("config",)) -> GameConfig:
+def _read_config(value: Any, path: Path = ("config",)) -> GameConfig:
     _object(value, path, ("players", "mode", "spirits", "difficulty", "deck"))
     players = _int(value["players"], (*path, "players"), 1, 4)
     mode = _choice(value["mode"], (*path, "mode"), _MODES, "mode")
@@ -433,14 +446,14 @@ def _check_header(
     if not isinstance(data, dict):
         _fail(path, f"expected a {fmt} object, got {_kind(data)}")
     if data.get("format") != fmt:
-        _fail((*path, "format"), f'"format" must be "{fmt}", got {json.dumps(data.get("format"))}')
+        _fail((*path, "format"), f'"format" must be "{fmt}", got {_show(data.get("format"))}')
     version = data.get("version")
     if version != VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
         hint = " (written by a newer Zefiria Companion)" if newer else ""
         _fail(
             (*path, "version"),
-            f"version {json.dumps(version)} is not supported{hint}; this reads version {VERSION}",
+            f"version {_show(version)} is not supported{hint}; this reads version {VERSION}",
         )
     _object(data, path, keys, optional)
 
@@ -451,7 +464,7 @@ def _read_state(data: Any, path: Path = ()) -> GameState:
     def at(*keys: str | int) -> Path:
         return (*path, *keys)
 
-    config = config_from_json(data["config"], at("config"))
+    config = _read_config(data["config"], at("config"))
     spirits = config.spirits
     total = config.purple_gems
     phase = _choice(data["phase"], at("phase"), _PHASES, "phase")
@@ -526,7 +539,7 @@ def _read_state(data: Any, path: Path = ()) -> GameState:
     ):
         _fail(
             at("rng"),
-            f"rng must be a decimal string of a 64-bit number, got {json.dumps(rng_text)}",
+            f"rng must be a decimal string of a 64-bit number, got {_show(rng_text)}",
         )
 
     # Phase consistency: the fields a phase implies, so a hand-edited file cannot put the
@@ -806,7 +819,7 @@ def dumps_record(record: GameRecord) -> str:
 
 def _read_record(data: Any) -> GameRecord:
     _check_header(data, (), GAME_FORMAT, GAME_KEYS, optional=("final",))
-    config = config_from_json(data["config"])
+    config = _read_config(data["config"])
     seed_text = data["seed"]
     if (
         not isinstance(seed_text, str)
@@ -815,7 +828,7 @@ def _read_record(data: Any) -> GameRecord:
     ):
         _fail(
             ("seed",),
-            f"seed must be a decimal string of a 64-bit number, got {json.dumps(seed_text)}",
+            f"seed must be a decimal string of a 64-bit number, got {_show(seed_text)}",
         )
     grid = _read_grid(data["grid"], ("grid",))
     sleeper = None
@@ -831,7 +844,7 @@ def _read_record(data: Any) -> GameRecord:
         if name not in _CHOICES or chosen.count(name) > 1:
             _fail(
                 ("chosen", i),
-                f'"chosen" lists "grid" and/or "sleeper" once each, got {json.dumps(name)}',
+                f'"chosen" lists "grid" and/or "sleeper" once each, got {_show(name)}',
             )
     if "sleeper" in chosen and sleeper is None:
         _fail(("sleeper",), "the sleeper is chosen but not named")
@@ -915,6 +928,6 @@ def _read_any(data: Any) -> GameState | GameRecord:
     if fmt != STATE_FORMAT:
         _fail(
             ("format",) if isinstance(data, dict) else (),
-            f'expected "format": "{STATE_FORMAT}" or "{GAME_FORMAT}", got {json.dumps(fmt)}',
+            f'expected "format": "{STATE_FORMAT}" or "{GAME_FORMAT}", got {_show(fmt)}',
         )
     return _read_state(data)
