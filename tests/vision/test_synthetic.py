@@ -276,3 +276,15 @@ def test_truth_says_which_pawns_and_gems_the_hand_hides() -> None:
     truth = render(scene, 3, pose=CameraPose(), seed=1, size=SMALL).truth
     assert truth.hidden_pawns == frozenset({Spirit.JUGO})
     assert truth.hidden_gems == frozenset({(3, 2)})
+
+
+def test_lens_distortion_moves_image_and_truth_alike() -> None:
+    from zefiria.vision.synthetic.lens import distort_image, distort_points
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    cv2.circle(img, (360, 30), 4, (255, 255, 255), -1)
+    bent = distort_image(img, -0.05)
+    ys, xs = np.nonzero(bent[:, :, 0] > 100)
+    expected = distort_points(np.array([[360.0, 30.0]]), (400, 300), -0.05)[0]
+    assert np.hypot(xs.mean() - expected[0], ys.mean() - expected[1]) < 0.5
+    assert np.hypot(*(expected - [360, 30])) > 3  # a barrel pulls the corners in

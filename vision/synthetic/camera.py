@@ -30,6 +30,7 @@ class CameraPose:
     perspective; ``fill`` is the share of the image height the largest possible grid spans
     (the lens zoom: a grid laid with small gaps looks smaller);
     ``shift`` moves the grid off the image centre (fractions of the image size).
+    ``distortion`` bends straight lines as a real lens does (0: an ideal pinhole).
     """
 
     tilt_deg: float = 0.0
@@ -38,6 +39,7 @@ class CameraPose:
     distance_mm: float = 800.0
     fill: float = 0.8
     shift: tuple[float, float] = (0.0, 0.0)
+    distortion: float = 0.0  # the lens's barrel, k1 (see .lens); about -0.03..0 for a Pi camera
 
 
 def random_pose(seed: int, max_tilt_deg: float = 35.0, max_roll_deg: float = 15.0) -> CameraPose:
@@ -49,6 +51,7 @@ def random_pose(seed: int, max_tilt_deg: float = 35.0, max_roll_deg: float = 15.
         distance_mm=float(rng.uniform(550, 1200)),
         fill=float(rng.uniform(0.72, 0.95)),
         shift=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.05, 0.05))),
+        distortion=float(rng.uniform(-0.03, 0.0)),
     )
 
 

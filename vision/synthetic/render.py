@@ -21,6 +21,7 @@ from .design import design as design_from_seed
 from .faces import card_back
 from .hand import hand_mask, hand_shapes, paint_hand, random_cloth, random_skin
 from .layout import Layout, random_layout
+from .lens import distort_image, distort_points
 from .placement import Placement, place
 from .props import PAWNS, Light, draw_solid, shadow_polygon
 from .scene import Scene
@@ -49,7 +50,8 @@ class Truth:
     pawn_tops: dict[Spirit, tuple[float, float]]  # the top of the pawn as seen
     gems: dict[Cell, tuple[float, float]]  # the gem's centre
     loose_gems: tuple[tuple[float, float], ...]  # supply gems off the grid (may be out of view)
-    homography: NDArray[np.float64]  # table plane (mm, grid centre at 0) to image pixels
+    homography: NDArray[np.float64]  # table plane (mm, grid centre at 0) to ideal pixels
+    lens_k1: float  # the photo's pixels are the ideal ones bent by this (see .lens)
     layout: Layout
 
 
@@ -84,6 +86,7 @@ def render(
     rng = np.random.default_rng([seed, 1])
     photo_rng = np.random.default_rng([seed, 2])
     cam = Camera(pose, size)
+    k1 = pose.distortion
     light = Light(style.light_azimuth_deg, style.light_elevation_deg)
     spots = place(scene, layout, rng, side_seed=style.table_seed)
 
@@ -127,6 +130,7 @@ def render(
         hidden = {s for s, xy in tops.items() if _under(mask, xy)}
         hidden |= {c for c, xy in gem_at.items() if _under(mask, xy)}
 
+    img = distort_image(img, k1)  # the lens bends everything drawn so far
     img = photo.light(img, style, photo_rng)
     hot = [(float(q[:, 0].mean()), float(q[:, 1].mean())) for q in corners.values()]
     img = photo.glare(img, style, photo_rng, hot)
@@ -135,17 +139,22 @@ def render(
     if compress:
         img = photo.jpeg(img, style.jpeg_quality)
 
+    def pixel(x: float, y: float, z: float) -> tuple[float, float]:
+        p = distort_points(cam.project(np.array([[x, y, z]])), size, k1)[0]
+        return (float(p[0]), float(p[1]))
+
     truth = Truth(
-        corners=corners,
+        corners={cell: distort_points(q, size, k1) for cell, q in corners.items()},
         hand_cells=frozenset(c for c, v in cover.items() if v >= HAND_COVER),
         hand_cover=cover,
         hidden_pawns=frozenset(s for s in spots.pawns if s in hidden),
         hidden_gems=frozenset(c for c in spots.gems if c in hidden),
-        pawns={s: _pt(cam, p.x, p.y, 0.0) for s, p in spots.pawns.items()},
-        pawn_tops={s: _pt(cam, p.x, p.y, -PAWNS[s].height) for s, p in spots.pawns.items()},
-        gems={c: _pt(cam, p.x, p.y, 0.0) for c, p in spots.gems.items()},
-        loose_gems=tuple(_pt(cam, p.x, p.y, 0.0) for p in spots.supply.gems),
+        pawns={s: pixel(p.x, p.y, 0.0) for s, p in spots.pawns.items()},
+        pawn_tops={s: pixel(p.x, p.y, -PAWNS[s].height) for s, p in spots.pawns.items()},
+        gems={c: pixel(p.x, p.y, 0.0) for c, p in spots.gems.items()},
+        loose_gems=tuple(pixel(p.x, p.y, 0.0) for p in spots.supply.gems),
         homography=cam.plane(),
+        lens_k1=k1,
         layout=layout,
     )
     return RenderResult(image=img, truth=truth, scene=scene)
