@@ -30,6 +30,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--state", metavar="STATE.json", help="photograph a saved state or game record (its end)"
     )
     what.add_argument("--random", action="store_true", help="photograph a random mid-game table")
+    what.add_argument(
+        "--dataset",
+        metavar="OUTDIR",
+        help="write a benchmark set: sessions of calibration photos, game photos and their "
+        "truth, listed in OUTDIR/index.json",
+    )
+    parser.add_argument(
+        "--count", type=int, default=200, help="game photos in a --dataset (default 200)"
+    )
+    parser.add_argument(
+        "--designs",
+        choices=("eval", "dev"),
+        default="eval",
+        help="--dataset decks: held-out evaluation designs or development ones (default eval)",
+    )
     parser.add_argument(
         "-o", "--output", metavar="PHOTO", help="image file to write (.jpg or .png)"
     )
@@ -83,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
         for name, photo in zip(("solved", "pawns"), photos, strict=True):
             _write(out / f"{name}.jpg", photo)
             print(out / f"{name}.jpg")
+        return 0
+    if args.dataset is not None:
+        if args.count < 1:
+            return _fail(f"--count {args.count}: at least one photo")
+        write_dataset(Path(args.dataset), args.count, args.seed, args.designs, size)
+        print(Path(args.dataset) / "index.json")
         return 0
     if args.output is None:
         return _fail("-o/--output PHOTO is needed with --state and --random")
@@ -160,6 +181,40 @@ def truth_json(photo: RenderResult) -> dict[str, Any]:
         "pawns": pawns,
         "gems": sorted([list(c) for c in scene.gems]),
         "hand_cells": sorted([list(c) for c in truth.hand_cells]),
+        "hidden_pawns": sorted(s.value for s in truth.hidden_pawns),
+        "hidden_gems": sorted([list(c) for c in truth.hidden_gems]),
+        "loose_gems": len(truth.loose_gems),
         "corners": {f"{r},{c}": q.round(1).tolist() for (r, c), q in truth.corners.items()},
         "pawn_pixels": {s.value: [round(x, 1), round(y, 1)] for s, (x, y) in truth.pawns.items()},
     }
+
+
+def write_dataset(out: Path, count: int, seed: int, designs: str, size: tuple[int, int]) -> None:
+    """Sessions in OUTDIR/sNNN/ (solved.jpg, pawns.jpg, pNNNN.jpg) and one index.json."""
+    from dataclasses import replace
+
+    from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, make_dataset
+
+    pool = EVAL_DESIGNS if designs == "eval" else DEV_DESIGNS
+    index: list[dict[str, Any]] = []
+    sessions: dict[int, str] = {}
+    for sample in make_dataset(count, seed=seed, designs=pool):
+        setup = replace(sample.setup, size=size)
+        key = setup.seed
+        if key not in sessions:
+            sessions[key] = f"s{len(sessions):03d}"
+            for name, photo in zip(("solved", "pawns"), setup.calibration(), strict=True):
+                _write(out / sessions[key] / f"{name}.jpg", photo)
+        name = f"{sessions[key]}/p{sample.index:04d}.jpg"
+        photo = setup.photo(sample.scene, sample.seed)
+        _write(out / name, photo)
+        index.append(
+            {
+                "photo": name,
+                "solved": f"{sessions[key]}/solved.jpg",
+                "pawns": f"{sessions[key]}/pawns.jpg",
+                "design": setup.design,
+                "truth": truth_json(photo),
+            }
+        )
+    (out / "index.json").write_text(json.dumps(index) + "\n", "utf-8")

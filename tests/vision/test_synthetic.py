@@ -288,3 +288,16 @@ def test_lens_distortion_moves_image_and_truth_alike() -> None:
     expected = distort_points(np.array([[360.0, 30.0]]), (400, 300), -0.05)[0]
     assert np.hypot(xs.mean() - expected[0], ys.mean() - expected[1]) < 0.5
     assert np.hypot(*(expected - [360, 30])) > 3  # a barrel pulls the corners in
+
+
+def test_render_command_writes_a_dataset_with_its_index(tmp_path: Path) -> None:
+    from zefiria.device.cli import main
+
+    args = ["render", "--dataset", str(tmp_path), "--count", "3", "--size", "410x308"]
+    assert main([*args, "--designs", "dev"]) == 0
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert len(index) == 3 and all(item["design"] in DEV_DESIGNS for item in index)
+    for item in index:
+        for key in ("photo", "solved", "pawns"):
+            assert cv2.imread(str(tmp_path / item[key])).shape == (308, 410, 3)
+        assert len(item["truth"]["grid"]) == 5
