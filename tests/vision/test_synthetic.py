@@ -301,3 +301,10 @@ def test_render_command_writes_a_dataset_with_its_index(tmp_path: Path) -> None:
         for key in ("photo", "solved", "pawns"):
             assert cv2.imread(str(tmp_path / item[key])).shape == (308, 410, 3)
         assert len(item["truth"]["grid"]) == 5
+
+
+def test_cards_never_lie_on_top_of_each_other() -> None:
+    for seed in range(60):
+        layout = random_layout(seed)
+        assert not layout.overlapping()
+        assert not layout.nudged(seed + 1).overlapping()

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
-from zefiria.engine import SIZE, Cell
+from zefiria.engine import ALL_CELLS, SIZE, Cell
 
 from .design import CARD_MM
 
@@ -48,17 +49,35 @@ class Layout:
         )
 
     def nudged(self, seed: int, mm: float = 1.5, deg: float = 1.0) -> Layout:
-        """The same layout after some play: every card a little off where it was."""
+        """The same layout after some play: every card a little off where it was.
+
+        Cards never end up on top of each other: where a nudge would do that, it is smaller.
+        """
         rng = np.random.default_rng([seed, 0x2D6E])
         shifts = rng.normal(0.0, mm / 2, (SIZE * SIZE, 2)).clip(-mm, mm)
         turns = rng.normal(0.0, deg / 2, SIZE * SIZE).clip(-deg, deg)
-        return Layout(
-            centres=tuple(
-                (x + float(dx), y + float(dy))
-                for (x, y), (dx, dy) in zip(self.centres, shifts, strict=True)
-            ),
-            angles=tuple(a + float(t) for a, t in zip(self.angles, turns, strict=True)),
-        )
+        for f in (1.0, 0.5, 0.25):
+            moved = Layout(
+                centres=tuple(
+                    (x + f * float(dx), y + f * float(dy))
+                    for (x, y), (dx, dy) in zip(self.centres, shifts, strict=True)
+                ),
+                angles=tuple(a + f * float(t) for a, t in zip(self.angles, turns, strict=True)),
+            )
+            if not moved.overlapping():
+                return moved
+        return self
+
+    def overlapping(self) -> bool:
+        """Whether any two neighbouring cards overlap (by more than a sliver)."""
+        quads = {cell: self.corners(cell).astype(np.float32) for cell in ALL_CELLS}
+        for r, c in ALL_CELLS:
+            for other in ((r, c + 1), (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)):
+                if other in quads:
+                    area, _ = cv2.intersectConvexConvex(quads[(r, c)], quads[other])
+                    if area > 0.5:
+                        return True
+        return False
 
 
 def to_table(layout: Layout, cell: Cell, local: Points) -> Points:
@@ -69,20 +88,33 @@ def to_table(layout: Layout, cell: Cell, local: Points) -> Points:
 
 
 def random_layout(seed: int) -> Layout:
-    """A hand-laid grid: a typical gap for the table, each gap and card a bit off it."""
+    """A hand-laid grid: a typical gap for the table, each gap and card a bit off it.
+
+    Where the cards' turns and shifts would make neighbours overlap (narrow gaps), they are
+    tamed: players laying cards close together lay them straighter.
+    """
     rng = np.random.default_rng([seed, 0x1A40])
     gap = rng.uniform(2.0, 14.0)
     col_gaps = (gap * rng.uniform(0.5, 1.5, (SIZE, SIZE - 1))).clip(0.5, None)  # per row
     row_gaps = (gap * rng.uniform(0.5, 1.5, SIZE - 1)).clip(0.5, None)
     turn_spread = rng.uniform(0.5, 3.0)
     w, h = CARD_MM
-    ys = np.concatenate([[0.0], np.cumsum(h + row_gaps)])
-    centres, angles = [], []
+    ys = np.concatenate([[0.0], np.cumsum(h + row_gaps)]) - (4 * h + row_gaps.sum()) / 2
+    grid: list[tuple[float, float]] = []
     for r in range(SIZE):
         xs = np.concatenate([[0.0], np.cumsum(w + col_gaps[r])])
         xs = xs - xs[-1] / 2 + rng.normal(0.0, 1.5)  # rows are not quite aligned either
-        for c in range(SIZE):
-            dx, dy = rng.normal(0.0, 1.2, 2).clip(-3.0, 3.0)
-            centres.append((float(xs[c] + dx), float(ys[r] - ys[-1] / 2 + dy)))
-            angles.append(float(np.clip(rng.normal(0.0, turn_spread), -5.0, 5.0)))
-    return Layout(centres=tuple(centres), angles=tuple(angles))
+        grid.extend((float(xs[c]), float(ys[r])) for c in range(SIZE))
+    shifts = rng.normal(0.0, 1.2, (SIZE * SIZE, 2)).clip(-3.0, 3.0)
+    turns = rng.normal(0.0, turn_spread, SIZE * SIZE).clip(-5.0, 5.0)
+    for f in (1.0, 0.7, 0.5, 0.35, 0.2, 0.1, 0.0):
+        layout = Layout(
+            centres=tuple(
+                (x + f * float(dx), y + f * float(dy))
+                for (x, y), (dx, dy) in zip(grid, shifts, strict=True)
+            ),
+            angles=tuple(f * float(t) for t in turns),
+        )
+        if not layout.overlapping():
+            break
+    return layout
