@@ -51,33 +51,46 @@ class Layout:
     def nudged(self, seed: int, mm: float = 1.5, deg: float = 1.0) -> Layout:
         """The same layout after some play: every card a little off where it was.
 
-        Cards never end up on top of each other: where a nudge would do that, it is smaller.
+        Cards never end up on top of each other: a card whose nudge would do that stays put.
         """
         rng = np.random.default_rng([seed, 0x2D6E])
         shifts = rng.normal(0.0, mm / 2, (SIZE * SIZE, 2)).clip(-mm, mm)
         turns = rng.normal(0.0, deg / 2, SIZE * SIZE).clip(-deg, deg)
-        for f in (1.0, 0.5, 0.25):
+        still: set[Cell] = set()
+        while True:  # ends: `still` only grows, and with every card still nothing overlaps
             moved = Layout(
                 centres=tuple(
-                    (x + f * float(dx), y + f * float(dy))
-                    for (x, y), (dx, dy) in zip(self.centres, shifts, strict=True)
+                    (x, y) if cell in still else (x + float(dx), y + float(dy))
+                    for cell, (x, y), (dx, dy) in zip(ALL_CELLS, self.centres, shifts, strict=True)
                 ),
-                angles=tuple(a + f * float(t) for a, t in zip(self.angles, turns, strict=True)),
+                angles=tuple(
+                    a if cell in still else a + float(t)
+                    for cell, a, t in zip(ALL_CELLS, self.angles, turns, strict=True)
+                ),
             )
-            if not moved.overlapping():
+            clashes = moved.overlaps()
+            if not clashes or still >= set(ALL_CELLS):
                 return moved
-        return self
+            still |= {cell for pair in clashes for cell in pair}
 
-    def overlapping(self) -> bool:
-        """Whether any two neighbouring cards overlap (by more than a sliver)."""
-        quads = {cell: self.corners(cell).astype(np.float32) for cell in ALL_CELLS}
+    def overlapping(self, clearance_mm: float = 0.0) -> bool:
+        """Whether any two neighbouring cards overlap, or come closer than ``clearance_mm``."""
+        return bool(self.overlaps(clearance_mm))
+
+    def overlaps(self, clearance_mm: float = 0.0) -> list[tuple[Cell, Cell]]:
+        """The pairs of neighbouring cards that overlap (by more than a sliver)."""
+        grow = np.array([1.0 + clearance_mm / CARD_MM[0], 1.0 + clearance_mm / CARD_MM[1]])
+        quads = {
+            cell: to_table(self, cell, _CORNERS * grow).astype(np.float32) for cell in ALL_CELLS
+        }
+        pairs = []
         for r, c in ALL_CELLS:
             for other in ((r, c + 1), (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)):
                 if other in quads:
                     area, _ = cv2.intersectConvexConvex(quads[(r, c)], quads[other])
                     if area > 0.5:
-                        return True
-        return False
+                        pairs.append(((r, c), other))
+        return pairs
 
 
 def to_table(layout: Layout, cell: Cell, local: Points) -> Points:
@@ -115,6 +128,6 @@ def random_layout(seed: int) -> Layout:
             ),
             angles=tuple(f * float(t) for t in turns),
         )
-        if not layout.overlapping():
+        if not layout.overlapping(clearance_mm=1.5):  # room left for later nudges
             break
     return layout
