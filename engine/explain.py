@@ -34,7 +34,14 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
 from .actions import Action, Breeze, Fly, Leave, Retrieve, Spend
-from .differences import Difference, describe_differences, table_differences
+from .differences import (
+    CardDifference,
+    Difference,
+    GemDifference,
+    PawnDifference,
+    describe_differences,
+    table_differences,
+)
 from .errors import IllegalActionError, Reason
 from .grid import ALL_CELLS, SIZE, Cell, index, is_edge, manhattan
 from .notation import describe_action
@@ -182,8 +189,12 @@ class _Target:
         """Admissible, consistent lower bound on the AP still needed."""
         grid_h = (s + 1) // 2
         pawn_h = 0 if self.pawn is None or self.pawn == pos else 1
-        gems_h = len(self.drop & anchored)
+        gems_h = len(self.drop & anchored) if self.drop else 0
         if self.skyron:
+            # Skyron flies to adjacent cards only and a Breeze of cost c carries him at most
+            # c cells: he needs at least his distance in AP, but his Breezes may serve both.
+            if self.pawn is not None and pawn_h:
+                pawn_h = manhattan(pos.cell, self.pawn.cell)
             return max(grid_h, pawn_h) + gems_h
         return grid_h + pawn_h + gems_h
 
@@ -204,8 +215,6 @@ _FAR = 4 * SIZE  # farther than any two cells: "no wildcard cell to go to"
 
 def _changeable(d: Difference, state: GameState, drop: frozenset[Cell]) -> bool:
     """Can the active spirit's turn account for this difference at all?"""
-    from .differences import CardDifference, GemDifference, PawnDifference
-
     if isinstance(d, CardDifference):
         return True
     if isinstance(d, PawnDifference):
@@ -266,6 +275,7 @@ class _Move(NamedTuple):
     g: int
     s: int
     key: Key
+    f: int  # AP spent plus the lower bound: the least an explanation through it costs
 
 
 GridAction = tuple[str, tuple[Cell, ...]]
@@ -341,41 +351,46 @@ class _Search:
         pos = node.pos
         anchored = state.anchored
         # AP in hand now: a gem retrieved this turn can be spent, but only once it is held.
-        retrieved = len(target.drop) - len(target.drop & anchored)
+        gems_left = len(target.drop & anchored) if target.drop else 0
+        retrieved = len(target.drop) - gems_left
         in_hand = min(bound, self.real.ap + min(self.max_spend, self.held + retrieved))
+        # The bound's pawn and gem terms for a Breeze that leaves the pawn where it is.
+        still = gems_left + (0 if target.pawn is None or target.pawn == pos else 1)
         for action, cost in self.legal(state):
             g = node.g + cost
             if g > in_hand:
                 continue
-            s = node.s
-            new_pos = pos
-            new_grid = grid
-            new_anchored = anchored
-            if isinstance(action, Fly):
-                new_pos = Position(action.to, outside=pos.outside)
-            elif isinstance(action, Breeze):
+            if isinstance(action, Breeze):
                 a, b = index(action.a), index(action.b)
                 ka, kb = grid[a], grid[b]
                 before = dist[ka][a] + dist[kb][b]
                 if minimal and before == 0:
                     continue
-                s += dist[ka][b] + dist[kb][a] - before
-                if action.stand is not None:
+                s = node.s + dist[ka][b] + dist[kb][a] - before
+                if action.stand is None:
+                    f = g + (s + 1) // 2 + still
+                    new_pos = pos
+                else:
                     new_pos = Position(action.stand)
-                if g + target.h(s, new_pos, anchored) > bound:
-                    continue  # cheap test first: most Breezes stop here
+                    f = g + target.h(s, new_pos, anchored)
+                if f > bound:
+                    continue  # most Breezes stop here, before any tuple is built
                 cells = list(grid)
                 cells[a], cells[b] = kb, ka
-                new_grid = tuple(cells)
+                yield _Move(action, cost, g, s, (tuple(cells), new_pos, anchored), f)
+            elif isinstance(action, Fly):
+                new_pos = Position(action.to, outside=pos.outside)
+                f = g + target.h(node.s, new_pos, anchored)
+                if f <= bound:
+                    yield _Move(action, cost, g, node.s, (grid, new_pos, anchored), f)
             elif isinstance(action, Retrieve):
                 if action.cell not in target.drop:
                     continue  # a gem still seen on the table was not retrieved
                 new_anchored = anchored - {action.cell}
-            else:
-                continue  # Spend and EndTurn are not table actions
-            if g + target.h(s, new_pos, new_anchored) > bound:
-                continue
-            yield _Move(action, cost, g, s, (new_grid, new_pos, new_anchored))
+                f = g + target.h(node.s, pos, new_anchored)
+                if f <= bound:
+                    yield _Move(action, cost, g, node.s, (grid, pos, new_anchored), f)
+            # Spend and EndTurn are not table actions.
 
     def legal(self, state: GameState) -> list[PricedAction]:
         """``legal_actions``, remembered per table: searches meet the same table often.
@@ -427,17 +442,23 @@ class _Search:
 
     # -- 1. the cheapest explanation ------------------------------------------------------------
     def cheapest(self) -> tuple[Explanation, Skeleton] | None:
+        """A* for the cheapest explanation; among equal costs, the fewest grid actions.
+
+        A state's rank is (AP spent, grid actions made): a state met again as cheaply but
+        with fewer Breezes is taken again, so "swap, fly, fly" wins over a three-swap route
+        of the same cost (the simpler story for the players, and the same charge).
+        """
         target = self.target
         root = self.root()
-        best: dict[Key, int] = {root.key(): 0}
+        best: dict[Key, tuple[int, int]] = {root.key(): (0, 0)}
         tie = itertools.count()
-        heap: list[tuple[int, int, int, _Node]] = [
-            (target.h(root.s, root.pos, root.state.anchored), 0, next(tie), root)
+        heap: list[tuple[int, int, int, int, _Node, int]] = [
+            (target.h(root.s, root.pos, root.state.anchored), 0, 0, next(tie), root, 0)
         ]
+        worst = (self.budget + 1, 0)
         while heap and self.nodes < MAX_NODES:
-            node = heapq.heappop(heap)[3]
-            g = node.g
-            if best.get(node.key(), g) < g:
+            _, _, _, _, node, k = heapq.heappop(heap)
+            if best.get(node.key(), (node.g, k)) < (node.g, k):
                 continue
             if target.reached(node.s, node.pos, node.state.anchored):
                 path = node.path()
@@ -446,13 +467,14 @@ class _Search:
                     return found, _skeleton(path)
                 continue
             for move in self.moves(node, self.budget):
-                if best.get(move.key, self.budget + 1) <= move.g:
+                rank = (move.g, k + (_grid_action(move.action) is not None))
+                if best.get(move.key, worst) <= rank:
                     continue
-                best[move.key] = move.g
+                best[move.key] = rank
                 child = self.child(node, move)
                 f = move.g + target.h(move.s, child.pos, child.state.anchored)
-                # Deeper first among equal f: reaches goals sooner.
-                heapq.heappush(heap, (f, -move.g, next(tie), child))
+                # Among equal f: fewer grid actions, then deeper (reaches goals sooner).
+                heapq.heappush(heap, (f, rank[1], -move.g, next(tie), child, rank[1]))
         return None
 
     # -- 2. minimal explanations of another cost ------------------------------------------------
@@ -481,7 +503,8 @@ class _Search:
                 if node.g != cheapest and sk != skeleton and sk not in found:
                     found[sk] = path
                 return
-            moves = list(self.moves(node, self.budget, minimal=True))
+            # Most promising first, so that alternatives, when there are some, come early.
+            moves = sorted(self.moves(node, self.budget, minimal=True), key=lambda m: m.f)
             # Where this run of flights could already be after one more Fly from here.
             further = reach | {m.key[1] for m in moves if isinstance(m.action, Fly)}
             for move in moves:
