@@ -308,3 +308,20 @@ def test_cards_never_lie_on_top_of_each_other() -> None:
         layout = random_layout(seed)
         assert not layout.overlapping()
         assert not layout.nudged(seed + 1).overlapping()
+
+
+def test_gems_and_pawns_never_pass_through_each_other() -> None:
+    from zefiria.vision.synthetic.placement import place
+
+    for seed in range(30):
+        scene = random_scene(seed)
+        scene = replace(
+            scene,
+            gems=scene.gems | {p.cell for p in scene.pawns.values() if not p.outside},
+            loose_gems=8,
+        )
+        spots = place(scene, random_layout(seed), np.random.default_rng(seed), side_seed=seed)
+        things = spots.props()
+        for i, a in enumerate(things):
+            for b in things[i + 1 :]:
+                assert np.hypot(a.x - b.x, a.y - b.y) >= a.solid.radius + b.solid.radius

@@ -54,15 +54,20 @@ def place(scene: Scene, layout: Layout, rng: np.random.Generator, side_seed: int
         if pos is not None:
             x, y = _pawn_spot(pos, layout, PAWNS[spirit], rng)
             pawns[spirit] = Prop(PAWNS[spirit], x, y, float(rng.uniform(0, np.pi)))
-    pawn_cells = {p.cell for p in scene.pawns.values() if not p.outside}
+    standing = {p.cell: s for s, p in scene.pawns.items() if not p.outside}
     gems = {}
     for cell in sorted(scene.gems):
-        if cell in pawn_cells:  # beside the pawn, towards a card end
-            local = (rng.uniform(-14, 14), rng.choice([-1, 1]) * rng.uniform(24, 32))
+        if cell in standing:  # beside the pawn, towards an end of the card, not touching it
+            pawn = pawns[standing[cell]]
+            a = np.radians(layout.angle(cell))
+            way = np.array([rng.uniform(-0.45, 0.45), rng.choice([-1.0, 1.0])])
+            way = way / np.linalg.norm(way)
+            way = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ way
+            reach = pawn.solid.radius + GEM.radius + rng.uniform(2.0, 6.0)
+            x, y = pawn.x + way[0] * reach, pawn.y + way[1] * reach
         else:
-            local = (rng.normal(0, 7), rng.normal(0, 10))
-        local = (float(np.clip(local[0], -20, 20)), float(np.clip(local[1], -33, 33)))
-        x, y = to_table(layout, cell, np.array([local]))[0]
+            local = (np.clip(rng.normal(0, 7), -20, 20), np.clip(rng.normal(0, 10), -33, 33))
+            x, y = to_table(layout, cell, np.array([local], np.float64))[0]
         gems[cell] = Prop(GEM, float(x), float(y), float(rng.uniform(0, np.pi)))
     return Placement(pawns, gems, _supply(scene, rng, side_seed))
 
@@ -84,7 +89,7 @@ def _pawn_spot(
         sides = [s for s, ok in edges if ok]
         side = sides[int(rng.integers(len(sides)))]
         out = CARD_MM[1] / 2 if side in ("top", "bottom") else CARD_MM[0] / 2
-        out += solid.base_radius + rng.uniform(4, 14)
+        out += solid.radius + rng.uniform(4, 14)
         along = float(rng.normal(0, 5))
         local = {
             "top": (along, -out),
@@ -108,13 +113,13 @@ def _supply(scene: Scene, rng: np.random.Generator, side_seed: int) -> Supply:
     if scene.storm_deck:
         deck = (x, y, float(rng.normal(0, 8)))
     pile_x, pile_y = x, y + (CARD_MM[1] / 2 + 25 if deck else 0.0) * (1 if y < 0 else -1)
-    gems = tuple(
-        Prop(
-            GEM,
-            float(pile_x + rng.normal(0, 10)),
-            float(pile_y + rng.normal(0, 10)),
-            float(rng.uniform(0, np.pi)),
-        )
-        for _ in range(scene.loose_gems)
-    )
+    spots: list[tuple[float, float]] = []
+    for _ in range(scene.loose_gems):
+        # a loose heap: gems touch but never pass through each other
+        for spread in np.linspace(8, 80, 100):  # wider and wider until a gap turns up
+            gx, gy = pile_x + rng.normal(0, spread / 2), pile_y + rng.normal(0, spread / 2)
+            if all(np.hypot(gx - u, gy - v) > 2 * GEM.radius + 0.5 for u, v in spots):
+                break
+        spots.append((float(gx), float(gy)))
+    gems = tuple(Prop(GEM, gx, gy, float(rng.uniform(0, np.pi))) for gx, gy in spots)
     return Supply(deck, gems)

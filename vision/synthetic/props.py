@@ -41,6 +41,11 @@ class Solid:
     def base_radius(self) -> float:
         return self.profile[0][0]
 
+    @property
+    def radius(self) -> float:
+        """The widest ring: how close another thing can come to the axis."""
+        return max(r for r, _ in self.profile)
+
 
 # Five pawns told apart by colour and by silhouette (none red: red is the gems' colour).
 PAWNS: dict[Spirit, Solid] = {
