@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
@@ -410,9 +411,12 @@ def _read_event(value: Any, path: Path, deck: Deck, rounds: int) -> StormEvent |
     target2 = None
     if value["target2"] is not None:
         target2 = _read_cell(value["target2"], (*path, "target2"))
-    if (target2 is None) != (effect is StormEffect.ANCHORED):
-        # The rules set target 2 to None exactly when target 1 was anchored instead.
-        _fail((*path, "target2"), 'target2 is null exactly when the effect is "anchored"')
+    # Target 2 is not computed when target 1 is already home: it is anchored then, or
+    # nothing happens (already anchored, or the pool is empty). A swap needs both targets.
+    if effect is StormEffect.ANCHORED and target2 is not None:
+        _fail((*path, "target2"), 'an "anchored" storm has no target2: use null')
+    if effect is StormEffect.SWAPPED and target2 is None:
+        _fail((*path, "target2"), 'a "swapped" storm needs target2')
     return StormEvent(
         round=_int(value["round"], (*path, "round"), 2, rounds),
         storm=storm,
@@ -914,6 +918,19 @@ def record_from_json(data: Any, *, source: str = "game") -> GameRecord:
 def loads_record(text: str, *, source: str = "game") -> GameRecord:
     """Read and replay a game record from JSON text; errors name ``source`` and the line."""
     return _reading(_read_record, _parse_json(text, source), source, text)
+
+
+def load_any(path: str | os.PathLike[str]) -> GameState | GameRecord:
+    """Read a saved state or game record from a file; a RecordError names the file."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{name}: not a text file (UTF-8 JSON expected)") from None
+    return loads_any(text, source=name)
 
 
 def loads_any(text: str, *, source: str = "file") -> GameState | GameRecord:

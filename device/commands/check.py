@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,19 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _load(name: str) -> GameState:
     """The state in ``name`` (a game record gives its last state); RecordError if unusable."""
-    from zefiria.engine.errors import RecordError
-    from zefiria.engine.records import GameRecord, loads_any
+    from zefiria.engine.records import GameRecord, load_any, loads_any
 
-    try:
-        if name == "-":
-            text, source = sys.stdin.read(), "<stdin>"
-        else:
-            text, source = Path(name).read_text("utf-8"), name
-    except OSError as exc:
-        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{name}: not a text file (UTF-8 JSON expected)") from None
-    loaded = loads_any(text, source=source)
+    loaded = loads_any(sys.stdin.read(), source="<stdin>") if name == "-" else load_any(name)
     return loaded.replay() if isinstance(loaded, GameRecord) else loaded
 
 

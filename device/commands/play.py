@@ -10,7 +10,6 @@ import argparse
 import os
 import secrets
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     record: GameRecord | None
     try:
         if args.resume:
-            record, game = _resume(Path(args.resume))
+            record, game = _resume(args.resume)
         else:
             seed = args.seed if args.seed is not None else secrets.randbits(32)
             record = GameRecord.start(_config(args), seed=seed)
@@ -86,19 +85,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _resume(path: Path) -> tuple[GameRecord | None, Game]:
+def _resume(path: str) -> tuple[GameRecord | None, Game]:
     """The saved game (a record replays from its setup, so undo reaches back to it)."""
-    from zefiria.engine.errors import RecordError
     from zefiria.engine.game import Game
-    from zefiria.engine.records import GameRecord, loads_any
+    from zefiria.engine.records import GameRecord, load_any
 
-    try:
-        document = path.read_text("utf-8")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file (UTF-8 JSON expected)") from None
-    loaded = loads_any(document, source=str(path))
+    loaded = load_any(path)
     if isinstance(loaded, GameRecord):
         return loaded, Game(loaded.initial_state(), loaded.actions)
     return None, Game(loaded)
