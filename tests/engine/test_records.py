@@ -324,3 +324,35 @@ def test_loads_any_names_both_formats_when_neither_matches() -> None:
 def test_phases_must_fit_the_game(edit: Any, why: str) -> None:
     _, message = _bad_state(edit)
     assert why in message
+
+
+def _storm_state_json() -> dict[str, Any]:
+    config = GameConfig(2, Mode.STORM, (Spirit.BOREA, Spirit.JUGO))
+    state = new_game(config, seed=3)
+    for text in ["place a1", "place e5", "end", "end"]:
+        state = apply_action(state, _parse(text, state))
+    assert state.round == 2 and state.last_storm is not None
+    return state_to_json(state)
+
+
+@pytest.mark.parametrize(
+    ("effect", "target2", "ok"),
+    [
+        ("nothing", None, True),  # target 1 home but already anchored, or no gem in the pool
+        ("nothing", [0, 0], True),
+        ("anchored", None, True),
+        ("anchored", [0, 0], False),
+        ("swapped", None, False),
+    ],
+)
+def test_storm_events_and_their_second_target(
+    effect: str, target2: list[int] | None, ok: bool
+) -> None:
+    data = _storm_state_json()
+    data["last_storm"]["effect"] = effect
+    data["last_storm"]["target2"] = target2
+    if ok:
+        assert state_from_json(data).last_storm.effect.value == effect  # type: ignore[union-attr]
+    else:
+        with pytest.raises(RecordError, match="last_storm.target2"):
+            state_from_json(data)
