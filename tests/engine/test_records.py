@@ -354,5 +354,5 @@ def test_storm_events_and_their_second_target(
     if ok:
         assert state_from_json(data).last_storm.effect.value == effect  # type: ignore[union-attr]
     else:
-        with pytest.raises(RecordError, match="last_storm.target2"):
+        with pytest.raises(RecordError, match=r"last_storm\.target2"):
             state_from_json(data)
