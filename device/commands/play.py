@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--mode", choices=("standard", "storm"), default="standard")
     parser.add_argument(
-        "--difficulty", choices=("easy", "medium", "hard"), default="medium", help="solo only"
+        "--difficulty", choices=("easy", "medium", "hard"), help="solo only (default medium)"
     )
     parser.add_argument("--lang", choices=("en", "it"), default="en")
     parser.add_argument("--seed", type=int, help="the same seed deals the same game")
@@ -115,7 +115,11 @@ def _config(args: argparse.Namespace) -> GameConfig:
         players=players,
         mode=Mode(args.mode),
         spirits=spirits,
-        difficulty=Difficulty(args.difficulty) if players == 1 else None,
+        # Solo defaults to medium; a difficulty for a team game is left for the engine to
+        # refuse, so the player hears why instead of having the option silently ignored.
+        difficulty=Difficulty(args.difficulty or "medium")
+        if players == 1
+        else (Difficulty(args.difficulty) if args.difficulty else None),
         deck=deck,
     )
 

@@ -179,6 +179,7 @@ def test_end_of_input_mid_game(
         (["--spirits", "zephyr"], "unknown spirit 'zephyr'"),
         (["--players", "2", "--spirits", "borea"], "2 spirits"),
         (["--spirits", "borea,borea"], "repeated: Borea"),
+        (["--players", "2", "--difficulty", "hard"], "solo games only"),
         (["--deck", "/nonexistent/deck.toml"], "cannot read deck file"),
         (["--resume", "/nonexistent/save.json"], "cannot read"),
     ],
