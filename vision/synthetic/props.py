@@ -170,7 +170,7 @@ def _shading(
     """Lambert shading of a round body: the normal leans out from the pawn's axis in the image."""
     foot, head = cam.project(np.array([[x, y, 0.0], [x, y, -solid.height]]))
     foot, head = foot - origin, head - origin
-    radius_px = max(solid.base_radius, max(r for r, _ in solid.profile)) * cam.px_per_mm(x, y)
+    radius_px = solid.radius * cam.px_per_mm(x, y)
     hh, ww = shape
     py, px = np.mgrid[0:hh, 0:ww].astype(np.float32)
     axis = head - foot
