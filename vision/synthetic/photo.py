@@ -31,7 +31,9 @@ def light(img: Image, style: TableStyle, rng: np.random.Generator) -> Image:
     sx, sy = style.spot_at
     field += style.spot * np.exp(-((u + 0.5 - sx) ** 2 + (v + 0.5 - sy) ** 2) / 0.08)
     field *= 1.0 - style.vignette * (u * u + v * v) * 1.6
-    field *= style.exposure / max(float(field.mean()), 1e-3) * 0.95
+    # auto-exposure settles a little differently on every shot, even on a still table
+    drift = 1.0 + float(np.clip(rng.normal(0.0, 0.02), -0.05, 0.05))
+    field *= style.exposure * drift / max(float(field.mean()), 1e-3) * 0.95
     gains = np.stack([field * g for g in style.white_balance], axis=2)
     gain = cv2.resize(
         np.clip(gains * 128.0, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR
