@@ -71,17 +71,33 @@ class BoardGeometry:
         )
         return small
 
+    def fine(self) -> BoardGeometry:
+        """The same board at twice the resolution (cards read digit by digit there)."""
+        return BoardGeometry(
+            self.lattice_to_image,
+            self.image_size,
+            2 * self.pitch,
+            self.margin,
+            max(1, self.shrink // 2),
+        )
+
     def warp(self, image: U8) -> U8:
         """The board image of a full-resolution photo taken from the calibrated pose."""
-        small = self.shrink_photo(image)
-        board: U8 = cv2.warpPerspective(
+        return self.warp_pair(image)[1]
+
+    def warp_pair(self, image: U8) -> tuple[U8, U8]:
+        """The fine board (2x pitch) and the board, from one warp and one pyramid step."""
+        f = self.fine()
+        small = f.shrink_photo(image)
+        hi: U8 = cv2.warpPerspective(
             small,
-            self.board_to_small_image(),
-            self.board_size,
+            f.board_to_small_image(),
+            f.board_size,
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        return board
+        low: U8 = cv2.pyrDown(hi, dstsize=self.board_size)
+        return hi, low
 
 
 def choose_shrink(lattice_to_image: F64, pitch: int) -> int:
@@ -98,3 +114,11 @@ def choose_shrink(lattice_to_image: F64, pitch: int) -> int:
     dx = np.linalg.norm(np.diff(img, axis=1), axis=2).min()
     dy = np.linalg.norm(np.diff(img, axis=0), axis=2).min()
     return max(1, int(min(dx, dy) // (1.5 * pitch)))
+
+
+def check_sizes(pitch: int, margin: float) -> None:
+    """The fine board must be exactly twice the board for the pyramid step."""
+    a = round((SIZE + 2 * margin) * pitch)
+    b = round((SIZE + 2 * margin) * 2 * pitch)
+    if b != 2 * a:
+        raise ValueError(f"pitch {pitch} and margin {margin} do not halve evenly")

@@ -8,14 +8,14 @@ turn into silent misreads during a game.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
-
 from zefiria.engine.grid import ALL_CELLS, SIZE
 from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from .board import BoardGeometry, choose_shrink
-from .card_identity import crop_cards, pairing_costs
+from .card_identity import coarse_costs, crop_cards, crop_grey
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawns import objects_mask, pawn_blobs, residual
 from .photo_io import PhotoError, check_image
@@ -60,24 +60,20 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         margin=MARGIN,
         shrink=choose_shrink(fit.lattice_to_image, PITCH),
     )
-    board = geometry.warp(solved)
+    hi, board = geometry.warp_pair(solved)
     lab = to_lab(board)
-    rects = fit.card_rects
-    offset = MARGIN * PITCH
-    centres = (rects[:, :2] + rects[:, 2:]) / 2 * PITCH + offset
-    sizes = (rects[:, 2:] - rects[:, :2]) * PITCH
-    cw, ch = (int(v) for v in np.round(np.median(sizes, axis=0)))
+    grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
+    centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects)
     # Identity features use the card's inner part: its outline may catch a sliver of table.
     inner = (max(8, round(cw * 0.94)), max(8, round(ch * 0.94)))
     templates = crop_cards(lab, centres, inner)
-
-    table_px = np.ones(board.shape[:2], bool)
-    for cx, cy in centres:
-        x0, y0 = round(cx - cw / 2) - 3, round(cy - ch / 2) - 3
-        table_px[max(0, y0) : y0 + ch + 6, max(0, x0) : x0 + cw + 6] = False
+    fine_size = (2 * inner[0], 2 * inner[1])
+    grey = grey_hi.astype(np.float32)
+    fine = np.stack([crop_grey(grey, (2 * x + 0.5, 2 * y + 0.5), fine_size) for x, y in centres])
+    fine = fine.clip(0, 255).astype(np.uint8)
     table = TableModel(lab[table_px])
 
-    cross = pairing_costs(templates, templates)[0].astype(np.float64)
+    cross = coarse_costs(templates, templates).astype(np.float64)
     np.fill_diagonal(cross, np.inf)
     cross_cost = float(np.median(cross[np.isfinite(cross)]))
     i, j = np.unravel_index(int(np.argmin(cross)), cross.shape)
@@ -90,7 +86,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     board2 = geometry.warp(pawns)
     lab2 = to_lab(board2)
     feats2 = crop_cards(lab2, centres, inner)
-    own = pairing_costs(feats2, templates)[0]
+    own = coarse_costs(feats2, templates)
     diag = np.diag(own)[SIZE:]  # rows 1-4: no pawns there
     own_cost = float(np.median(diag))
     if float(np.max(diag)) > 0.45 * cross_cost:
@@ -106,6 +102,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         card_size=inner,
         card_centres=centres,
         templates=templates,
+        fine_templates=fine,
         board=board,
         table_mean=table.mean,
         table_icov=table.icov,
@@ -121,12 +118,66 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     return profile
 
 
+def _measure_cards(
+    grey_hi: U8, lab: F32, geometry: BoardGeometry, rects: F64
+) -> tuple[F64, tuple[int, int], NDArray[np.bool_]]:
+    """Each card's own centre on the board, the cards' size, and the table's pixels.
+
+    The lattice fit puts cell centres on a regular grid, but hand-laid cards sit a few
+    millimetres off it; templates must be cut around the cards themselves, or a card moved
+    to another cell would be compared off-centre. A card's sides are the strongest pair of
+    edges one card-width apart near where the lattice expects them (on the fine board).
+    """
+    pitch = geometry.pitch
+    off = geometry.margin * pitch
+    g = grey_hi.astype(np.float32)
+    ex = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    ey = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    nominal = (rects[:, :2] + rects[:, 2:]) / 2 * pitch + off
+    size = np.median(rects[:, 2:] - rects[:, :2], axis=0) * pitch
+    centres = nominal.copy()
+    widths: list[float] = []
+    heights: list[float] = []
+    for i in range(SIZE * SIZE):
+        cx, cy = 2 * nominal[i] + 0.5
+        w, h = 2 * size
+        band_y = slice(round(cy - 0.3 * h), round(cy + 0.3 * h))
+        band_x = slice(round(cx - 0.3 * w), round(cx + 0.3 * w))
+        x, wx = _edge_pair(ex[band_y].sum(axis=0), cx, w)
+        y, hy = _edge_pair(ey[:, band_x].sum(axis=1), cy, h)
+        centres[i] = ((x - 0.5) / 2, (y - 0.5) / 2)
+        widths.append(wx / 2)
+        heights.append(hy / 2)
+    cw, ch = round(float(np.median(widths))), round(float(np.median(heights)))
+    h_img, w_img = lab.shape[:2]
+    table_px = np.ones((h_img, w_img), bool)
+    for x, y in centres:
+        x0, y0 = round(x - cw / 2) - 2, round(y - ch / 2) - 2
+        table_px[max(0, y0) : y0 + ch + 4, max(0, x0) : x0 + cw + 4] = False
+    return centres, (cw, ch), table_px
+
+
+def _edge_pair(profile: F64, centre: float, length: float) -> tuple[float, float]:
+    """Centre and length of the strongest pair of edges ~``length`` apart near ``centre``."""
+    reach = round(0.12 * length)
+    best = (-1.0, centre, length)
+    n = len(profile)
+    for size in np.arange(round(0.92 * length), round(1.06 * length) + 1):
+        a0 = round(centre - size / 2)
+        for a in range(a0 - reach, a0 + reach + 1):
+            b = a + int(size)
+            if a < 1 or b >= n - 1:
+                continue
+            score = float(profile[a - 1 : a + 2].max() + profile[b - 1 : b + 2].max())
+            if score > best[0]:
+                best = (score, (a + b) / 2, float(size))
+    return best[1], best[2]
+
+
 def _learn_pawns(
     lab: F32, ref: F32, res: F32, mask: U8, centres: F64, card_area: float
 ) -> tuple[F32, F32, F64, F64]:
     """Colour, blob offset and blob area of each pawn standing on islands 1..5."""
-    import cv2
-
     colours = np.zeros((5, 3), np.float32)
     icovs = np.zeros((5, 3, 3), np.float32)
     offsets = np.zeros((5, 2))

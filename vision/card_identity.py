@@ -149,3 +149,175 @@ def refine_centres(
             float(y0 - pad + loc[1] + h / 2),
         )
     return out
+
+
+FINE_REGION = 8  # px of the fine board per region of the fine (lightness) comparison
+FINE_CAP = 40.0  # grey levels at which a fine region counts as simply "different"
+INK = 25.0  # grey levels two islands must differ by for a pixel to tell them apart
+
+
+def crop_grey(grey: F32, centre: tuple[float, float], size: tuple[int, int]) -> F32:
+    """A (h, w) crop of the fine board centred at ``centre`` (fine px), edge-replicated."""
+    w, h = size
+    x0, y0 = round(centre[0] - w / 2), round(centre[1] - h / 2)
+    H, W = grey.shape
+    if x0 >= 0 and y0 >= 0 and x0 + w <= W and y0 + h <= H:
+        return grey[y0 : y0 + h, x0 : x0 + w]
+    return _padded(grey[..., None], x0, y0, w, h)[..., 0]
+
+
+SOFTEN_SIGMA = 1.5  # fine px: fades printed textures and moire, keeps numbers and icons
+
+
+def soften(grey: F32) -> F32:
+    """Fine-board grey with fine textures blurred away.
+
+    Decks with striped or hatched art change from photo to photo at that scale (moire, a
+    pixel of shift); numbers and icons are bigger and survive the blur.
+    """
+    out: F32 = cv2.GaussianBlur(grey, (0, 0), SOFTEN_SIGMA)
+    return out
+
+
+def template_ranges(templates: F32) -> tuple[F32, F32]:
+    """Each fine template's darkest and brightest value within one pixel of every pixel.
+
+    An observation inside that range matches whatever sub-pixel shift is left after
+    alignment; fine art (stripes, hatching) would otherwise make a perfect match look wrong.
+    """
+    kernel = np.ones((3, 3), np.uint8)
+    lo = np.stack([cv2.erode(t, kernel) for t in templates])
+    hi = np.stack([cv2.dilate(t, kernel) for t in templates])
+    return lo, hi
+
+
+def range_error(crop: F32, lo: F32, hi: F32) -> F32:
+    """How far each pixel lies outside the template's local range (0 inside it)."""
+    out: F32 = np.maximum(np.maximum(crop - hi, lo - crop), 0.0)
+    return out
+
+
+def fine_cost(crop: F32, lo: F32, hi: F32) -> float:
+    """Capped region mean of grey-level misfit (numbers and icons show up here)."""
+    d = range_error(crop, lo, hi)
+    h, w = d.shape
+    r = FINE_REGION
+    regions = d[: h - h % r, : w - w % r].reshape(h // r, r, w // r, r).mean(axis=(1, 3))
+    return float(np.minimum(regions, FINE_CAP).mean())
+
+
+def vote(
+    crop_a: F32, range_a: tuple[F32, F32], crop_b: F32, range_b: tuple[F32, F32]
+) -> tuple[float, int]:
+    """Share of the pixels where islands a and b differ that side with a, and their count.
+
+    Two islands of the same colour and art differ only in their number and icon: only the
+    pixels where their templates disagree (beyond any one-pixel shift) can tell them apart,
+    and each votes for the template it fits better. A pawn over the number leaves few or
+    split votes: doubt.
+    """
+    lo_a, hi_a = range_a
+    lo_b, hi_b = range_b
+    telling = (lo_a - hi_b > INK) | (lo_b - hi_a > INK)
+    n = int(telling.sum())
+    if n == 0:
+        return 0.5, 0
+    ea = range_error(crop_a, lo_a, hi_a)[telling]
+    eb = range_error(crop_b, lo_b, hi_b)[telling]
+    return float(np.mean(ea < eb)), n
+
+
+def fine_costs(
+    crops: F32, lo: F32, hi: F32, pairs: list[tuple[int, int]]
+) -> dict[tuple[int, int], float]:
+    """:func:`fine_cost` of each (cell, island) pair, one numpy pass per cell."""
+    by_cell: dict[int, list[int]] = {}
+    for i, k in pairs:
+        by_cell.setdefault(i, []).append(k)
+    out: dict[tuple[int, int], float] = {}
+    r = FINE_REGION
+    for i, ks in by_cell.items():
+        idx = np.array(ks)
+        d = range_error(crops[i][None], lo[idx], hi[idx])
+        n, h, w = d.shape
+        d = d[:, : h - h % r, : w - w % r].reshape(n, h // r, r, w // r, r).mean(axis=(2, 4))
+        costs = np.minimum(d, FINE_CAP).reshape(n, -1).mean(axis=1)
+        out.update({(i, k): float(c) for k, c in zip(ks, costs, strict=True)})
+    return out
+
+
+def locate_cards(grey: F32, centres: F64, size: tuple[int, int], reach: int) -> F64:
+    """Each card's centre (fine px) near ``centres``: where its four sides' edges are.
+
+    The card's size is known from calibration; along each axis the offset whose two
+    card-width-apart edges are strongest wins. Identity plays no part, so all candidate
+    islands are then compared on the same pixels.
+    """
+    ex = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    ey = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    w, h = size
+    H, W = grey.shape
+    out = centres.copy()
+    for i, (cx, cy) in enumerate(centres):
+        band_y = slice(max(0, round(cy - 0.3 * h)), min(H, round(cy + 0.3 * h)))
+        band_x = slice(max(0, round(cx - 0.3 * w)), min(W, round(cx + 0.3 * w)))
+        dx = _edge_offset(ex[band_y].sum(axis=0), cx, w, reach)
+        dy = _edge_offset(ey[:, band_x].sum(axis=1), cy, h, reach)
+        out[i] = (cx + dx, cy + dy)
+    return out
+
+
+def _edge_offset(profile: F32, centre: float, length: int, reach: int) -> int:
+    """Shift (px) that puts the strongest pair of edges ``length`` apart around ``centre``."""
+    n = len(profile)
+    a0 = round(centre - length / 2)
+    shifts = np.arange(-reach, reach + 1)
+    a = a0 + shifts
+    b = a + length
+    ok = (a >= 1) & (b < n - 1)
+    if not ok.any():
+        return 0
+    peak = np.maximum(np.maximum(profile[:-2], profile[1:-1]), profile[2:])  # peak[j] ~ j+1
+    score = np.where(ok, peak[np.clip(a - 1, 0, n - 3)] + peak[np.clip(b - 1, 0, n - 3)], -1)
+    best = int(np.argmax(score))
+    # Keep the calibrated place unless another is clearly better (a flat profile is noise).
+    if score[reach] >= 0.95 * score[best]:
+        return 0
+    return int(shifts[best])
+
+
+def align(
+    light: F32,
+    ref_light: F32,
+    centre: F64,
+    ref_centre: F64,
+    size: tuple[int, int],
+    reach: int,
+) -> tuple[float, float]:
+    """Where the calibration card at ``ref_centre`` fits best within ``reach`` of ``centre``."""
+    w, h = size
+    rx, ry = round(ref_centre[0] - w / 2), round(ref_centre[1] - h / 2)
+    t = ref_light[ry : ry + h, rx : rx + w]
+    x0, y0 = round(centre[0] - w / 2) - reach, round(centre[1] - h / 2) - reach
+    H, W = light.shape
+    if t.shape != (h, w) or x0 < 0 or y0 < 0 or x0 + w + 2 * reach > W or y0 + h + 2 * reach > H:
+        return float(centre[0]), float(centre[1])
+    win = light[y0 : y0 + h + 2 * reach, x0 : x0 + w + 2 * reach]
+    res = cv2.matchTemplate(win, t, cv2.TM_SQDIFF)
+    _, _, loc, _ = cv2.minMaxLoc(res)
+    return (float(x0 + loc[0] + w / 2), float(y0 + loc[1] + h / 2))
+
+
+def refine_fine(
+    grey: F32, template: F32, centre: tuple[float, float], reach: int
+) -> tuple[float, float]:
+    """Best place (fine px) of ``template`` within ``reach`` px of ``centre``."""
+    h, w = template.shape
+    x0, y0 = round(centre[0] - w / 2) - reach, round(centre[1] - h / 2) - reach
+    H, W = grey.shape
+    if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > W or y0 + h + 2 * reach > H:
+        return centre
+    win = grey[y0 : y0 + h + 2 * reach, x0 : x0 + w + 2 * reach]
+    res = cv2.matchTemplate(win, template, cv2.TM_SQDIFF)
+    _, _, loc, _ = cv2.minMaxLoc(res)
+    return (float(x0 + loc[0] + w / 2), float(y0 + loc[1] + h / 2))

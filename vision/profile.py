@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-
 from zefiria.engine.grid import SIZE
 
 from .board import BoardGeometry
@@ -41,6 +40,7 @@ class Profile:
     card_size: tuple[int, int]  # (w, h) of a card on the board image, px
     card_centres: F64  # (25, 2) board px of each card in the solved photo
     templates: F32  # (25, TH, TW, 3) Lab identity features of islands 1..25
+    fine_templates: U8  # (25, 2h, 2w) grey cards from the fine board (2x resolution)
     board: U8  # the solved photo's board image (BGR): the empty table and the cards
     table_mean: F64  # (3,) Lab
     table_icov: F64  # (3, 3)
@@ -72,6 +72,7 @@ _ARRAYS: dict[str, tuple[int, ...] | None] = {
     "lattice_to_image": (3, 3),
     "card_centres": (N_CARDS, 2),
     "templates": None,
+    "fine_templates": None,
     "board": None,
     "table_mean": (3,),
     "table_icov": (3, 3),
@@ -93,6 +94,7 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
             lattice_to_image=profile.geometry.lattice_to_image,
             card_centres=profile.card_centres,
             templates=profile.templates,
+            fine_templates=profile.fine_templates,
             board=profile.board,
             table_mean=profile.table_mean,
             table_icov=profile.table_icov,
@@ -142,6 +144,9 @@ def load_profile(path: str | Path) -> Profile:
         )
         templates = arrays["templates"].astype(np.float32)
         board = arrays["board"].astype(np.uint8)
+        fine = arrays["fine_templates"].astype(np.uint8)
+        if fine.shape != (N_CARDS, 2 * ch, 2 * cw):
+            raise ProfileError(f"{p}: fine templates have shape {fine.shape}")
         if templates.ndim != 4 or templates.shape[0] != N_CARDS or templates.shape[3] != 3:
             raise ProfileError(f"{p}: templates have shape {templates.shape}")
         if board.shape != (*geometry.board_size[::-1], 3):
@@ -153,6 +158,7 @@ def load_profile(path: str | Path) -> Profile:
             card_size=(cw, ch),
             card_centres=arrays["card_centres"].astype(np.float64),
             templates=templates,
+            fine_templates=fine,
             board=board,
             table_mean=arrays["table_mean"].astype(np.float64),
             table_icov=arrays["table_icov"].astype(np.float64),

@@ -20,11 +20,21 @@ import time
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
-from .card_identity import coarse_costs, crop_cards, pair_costs, refine_centres
+from .card_identity import (
+    align,
+    coarse_costs,
+    crop_cards,
+    crop_grey,
+    fine_costs,
+    pair_costs,
+    refine_fine,
+    soften,
+    template_ranges,
+    vote,
+)
 from .grid_locator import to_lab
 from .pawns import find_gems, find_pawns, objects_mask, residual
 from .photo_io import PhotoError, check_image
@@ -39,9 +49,14 @@ U8 = NDArray[np.uint8]
 MIN_MARGIN = 0.12  # a cheaper exchange than this makes a cell uncertain
 MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
 HAND_CELLS = 3  # this many covered cells means something big is over the cards
-SEARCH = 0.22  # how far (cells) a card may have moved from its calibrated place
-REFINE = 4  # board px each candidate island may slide to fit best
-CANDIDATES = 4  # islands per cell judged at their own best position
+REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
+CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
+FINE_WEIGHT = 0.5  # fine lightness cost added to the colour cost
+RIVALS = 3  # alternatives each cell's island must beat in a pixel vote
+MIN_VOTE = 0.7  # share of telling pixels that must side with the chosen island
+MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
+SURE_MARGIN = 0.6  # a colour margin this wide needs no vote
+DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
 
 
 class _Cache:
@@ -50,29 +65,28 @@ class _Cache:
     def __init__(self) -> None:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
         self.lab: F32 | None = None
+        self.fine: F32 | None = None
+        self.ranges: tuple[F32, F32] | None = None
+        self.grey_q: F64 | None = None
 
 
 _cache = _Cache()
 
 
 def calibration_lab(profile: Profile) -> F32:
-    if _cache.key is not profile.board or _cache.lab is None:
-        _cache.lab = to_lab(profile.board)
-        _cache.key = profile.board
+    _refresh(profile)
+    assert _cache.lab is not None
     return _cache.lab
 
 
-def table_distance(lab: F32, profile: Profile) -> F32:
-    """Mahalanobis distance of every pixel from the table's colour (whitened by cv2: fast)."""
-    white = np.linalg.cholesky(profile.table_icov).T  # icov = W^T W
-    m = np.zeros((3, 4), np.float64)
-    m[:, :3] = white
-    m[:, 3] = -white @ profile.table_mean
-    z = cv2.transform(lab, m.astype(np.float32))
-    out: F32 = cv2.magnitude(
-        cv2.magnitude(z[..., 0].copy(), z[..., 1].copy()), z[..., 2].copy()
-    )
-    return out
+def _refresh(profile: Profile) -> None:
+    if _cache.key is profile.board and _cache.lab is not None:
+        return
+    _cache.lab = to_lab(profile.board)
+    _cache.fine = np.stack([soften(t) for t in profile.fine_templates.astype(np.float32)])
+    _cache.ranges = template_ranges(_cache.fine)
+    _cache.grey_q = np.percentile(_cache.fine, (25, 50, 75))
+    _cache.key = profile.board
 
 
 def _card_mask(profile: Profile, centres: F64) -> U8:
@@ -98,24 +112,6 @@ def _match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
         qb = np.percentile(b[:, ch], (25, 50, 75))
         scale = float(np.clip((qb[2] - qb[0]) / max(qa[2] - qa[0], 1e-3), 0.5, 2.0))
         out[..., ch] = (lab[..., ch] - qa[1]) * scale + qb[1]
-    return out
-
-
-def locate_cards(fg: F32, profile: Profile) -> F64:
-    """Board-px centre of the card in each cell: the card-sized box covering most non-table."""
-    cw, ch = profile.card_size
-    score = cv2.boxFilter(2.0 * fg - 1.0, -1, (cw, ch), normalize=False)
-    reach = round(SEARCH * profile.geometry.pitch)
-    out = profile.card_centres.copy()
-    h, w = fg.shape
-    for i, (r, c) in enumerate(ALL_CELLS):
-        gx, gy = profile.geometry.cell_centre((r, c))
-        cx, cy = round(gx), round(gy)
-        y0, x0 = max(0, cy - reach), max(0, cx - reach)
-        win = score[y0 : min(h, cy + reach + 1), x0 : min(w, cx + reach + 1)]
-        top = win.max()
-        ys, xs = np.nonzero(win >= top - 0.5)
-        out[i] = (x0 + xs.mean(), y0 + ys.mean())
     return out
 
 
@@ -146,8 +142,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             f"photo is {w}x{h} but the profile was calibrated on {g.image_size[0]}x"
             f"{g.image_size[1]} photos"
         )
-    board = g.warp(image)
+    hi, board = g.warp_pair(image)
     lab = to_lab(board)
+    grey = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lap("warp")
 
     ref = calibration_lab(profile)
@@ -160,43 +157,65 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
     lab = _match_lighting(lab, ref, nominal)
-    fg = (table_distance(lab, profile) > profile.table_threshold).astype(np.float32)
-    hand = _hand_from_outside(fg, profile)
-    coverage = float(fg[sel].mean())
+    hand = _hand_from_outside(lab, ref, profile)
     lap("check")
     if hand:
         return refuse("hand or object over the cards")
-    if coverage < 0.5:
-        return refuse("grid not where it was calibrated (camera moved?): calibrate again")
 
-    centres = locate_cards(fg, profile)
-    lap("locate")
-
-    feats = crop_cards(lab, centres, profile.card_size)
-    coarse = coarse_costs(feats, profile.templates)
-    pairs = _candidates(coarse)
-    refined = refine_centres(
-        lab[..., 0], ref[..., 0], centres, profile.card_centres, pairs, profile.card_size,
-        REFINE,
+    _refresh(profile)
+    assert _cache.fine is not None and _cache.ranges is not None and _cache.grey_q is not None
+    lo_t, hi_t = _cache.ranges
+    grey = soften(_match_grey(grey, _cache.grey_q, profile))
+    fsize = (_cache.fine.shape[2], _cache.fine.shape[1])
+    # The camera is fixed and players put a swapped card back into the same slot: each card
+    # is near its calibrated place. It is aligned with the island that fits it best at first
+    # sight (a close relative of the right one shares its outline, band and frame), and all
+    # candidate islands are then compared on the same pixels.
+    ref_l = ref[..., 0]
+    first = coarse_costs(
+        crop_cards(lab, profile.card_centres, profile.card_size), profile.templates
     )
-    keys = list(refined)
-    spots = np.array([refined[key] for key in keys])
-    rfeats = crop_cards(lab, spots, profile.card_size)
-    idx = np.array([key[1] for key in keys])
-    rcost = pair_costs(rfeats, profile.templates[idx])
+    best = np.argmin(first, axis=1)
+    spots = np.zeros((len(best), 2))
+    for i, k in enumerate(best):
+        x, y = align(
+            lab[..., 0],
+            ref_l,
+            profile.card_centres[i],
+            profile.card_centres[k],
+            profile.card_size,
+            REFINE,
+        )
+        spots[i] = refine_fine(grey, _cache.fine[k], (2 * x + 0.5, 2 * y + 0.5), 2)
+    centres = (spots - 0.5) / 2
+    feats = crop_cards(lab, centres, profile.card_size)
+    colour = coarse_costs(feats, profile.templates)
+    crops = np.stack([crop_grey(grey, (float(x), float(y)), fsize) for x, y in spots])
+    pairs = _candidates(colour)
+    detail = pair_costs(feats[[i for i, _ in pairs]], profile.templates[[k for _, k in pairs]])
+    # Colour at the board's resolution plus lightness detail (numbers, icons) at twice it.
     # Pairings nobody looked at closely stay out of reach: they were far off at first sight.
-    cost = coarse + profile.cross_cost
-    for n, (i, k) in enumerate(keys):
-        cost[i, k] = rcost[n]
+    cost = colour + 2 * profile.cross_cost
+    fine = fine_costs(crops, lo_t, hi_t, pairs)
+    for n, (i, k) in enumerate(pairs):
+        colour[i, k] = detail[n]
+        cost[i, k] = detail[n] + FINE_WEIGHT * fine[(i, k)]
     choice = assignment.solve(cost)
-    for i, k in enumerate(choice):
-        if (i, int(k)) in refined:
-            centres[i] = refined[(i, int(k))]
     margins = assignment.swap_margins(cost, choice)
-    own = cost[np.arange(len(choice)), choice]
+    own = colour[np.arange(len(choice)), choice]
     scale = max(profile.cross_cost, 1e-3)
     covered = own > MAX_OWN * scale
+    votes = _votes(cost, choice, crops, lo_t, hi_t)
+    rows = assignment.row_margins(cost, choice)
+    DEBUG.append((margins / scale, rows / scale, votes, own / scale, choice + 1))
+    decided = [
+        bool(votes[i] >= MIN_VOTE and margins[i] >= MIN_MARGIN * scale)
+        or bool(margins[i] >= SURE_MARGIN * scale)
+        for i in range(len(choice))
+    ]
     lap("identify")
+    if float(np.median(own)) > MAX_OWN * scale:
+        return refuse("cards do not look as calibrated (camera moved or light changed?)")
     if int(covered.sum()) >= HAND_CELLS:
         return refuse(f"hand or object over the cards ({int(covered.sum())} cards hidden)")
 
@@ -212,7 +231,14 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
     pawns, doubtful_pawns = find_pawns(
-        lab, expected, mask, profile.pawn_colours, profile.pawn_icov, profile.pawn_offsets, profile.pawn_areas, g
+        lab,
+        expected,
+        mask,
+        profile.pawn_colours,
+        profile.pawn_icov,
+        profile.pawn_offsets,
+        profile.pawn_areas,
+        g,
     )
     gems, gem_doubts = find_gems(lab, expected, mask, profile.pawn_colours, float(cw * ch), g)
     lap("objects")
@@ -222,7 +248,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     conf: list[list[float]] = [[0.0] * SIZE for _ in range(SIZE)]
     for i, (r, c) in enumerate(ALL_CELLS):
         conf[r][c] = float(margins[i] / scale)
-        if covered[i] or margins[i] < MIN_MARGIN * scale:
+        if covered[i] or not decided[i]:
             uncertain.append((r, c))
         else:
             grid[r][c] = int(choice[i]) + 1
@@ -244,6 +270,41 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         confidence=tuple(tuple(row) for row in conf),
         stages=stages,
     )
+
+
+def _votes(
+    cost: F32,
+    choice: NDArray[np.intp],
+    crops: F32,
+    lo_t: F32,
+    hi_t: F32,
+) -> F64:
+    """For each cell, the weakest pixel vote of its island against its closest rivals.
+
+    Rivals are the next-cheapest islands for the cell. Only pixels where two islands differ
+    can tell them apart (:func:`vote`); where they differ in too few pixels the vote counts
+    as undecided (0.5) and the colour margin of the assignment has to carry the decision.
+    """
+    out = np.ones(len(choice))
+    for i in range(len(choice)):
+        k = int(choice[i])
+        # The card lies where it lies, whichever island it is: all rivals are judged on the
+        # chosen island's pixels (a rival slid elsewhere could fit periodic art).
+        here = crops[i]
+        for r in [int(j) for j in np.argsort(cost[i]) if int(j) != k][:RIVALS]:
+            share, telling = vote(here, (lo_t[k], hi_t[k]), here, (lo_t[r], hi_t[r]))
+            out[i] = min(out[i], share if telling >= MIN_TELLING else 0.5)
+    return out
+
+
+def _match_grey(grey: F32, target: F64, profile: Profile) -> F32:
+    """The fine grey board with its card quartiles matched to the calibration's."""
+    m = _card_mask(profile, profile.card_centres)[::2, ::2].astype(bool)
+    sample = grey[::4, ::4][m[: grey[::4, ::4].shape[0], : grey[::4, ::4].shape[1]]]
+    q = np.percentile(sample, (25, 50, 75))
+    scale = float(np.clip((target[2] - target[0]) / max(q[2] - q[0], 1e-3), 0.5, 2.0))
+    out: F32 = (grey - float(q[1])) * scale + float(target[1])
+    return out
 
 
 def _candidates(cost: F32) -> list[tuple[int, int]]:
@@ -279,23 +340,27 @@ def _paste(dst: F32, patch: F32, x0: int, y0: int) -> None:
         dst[dy0:dy1, dx0:dx1] = patch[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
 
 
-def _hand_from_outside(fg: F32, profile: Profile) -> bool:
-    """A big non-table region that reaches from the photo's edge across the table margin.
+def _hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
+    """A big change of the table around the grid that reaches the board image's border.
 
-    Hands and arms come from outside the grid; pawns standing beside it (Austro) are small
-    and do not touch the board image's border.
+    Hands and arms come from outside the grid. The table itself never changes (fixed
+    camera), so it is compared with the calibration photo pixel by pixel, whatever its
+    pattern; pawns standing beside the grid (Austro) are small and away from the border.
     """
-    h, w = fg.shape
-    m = (fg > 0).astype(np.uint8)
+    g = profile.geometry
+    h, w = lab.shape[:2]
+    inner = np.zeros((h, w), bool)
+    o = round(g.margin * g.pitch)
+    inner[o : h - o, o : w - o] = True
+    res = residual(lab, ref)
+    ring = res[~inner]
+    med = float(np.median(ring[::3]))
+    mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
+    m = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
     if n <= 1:
         return False
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    cell_area = profile.geometry.pitch**2
-    for k in edge:
-        if k == 0:
-            continue
-        if stats[k, cv2.CC_STAT_AREA] > 0.35 * cell_area:
-            return True
-    return False
+    cell_area = g.pitch**2
+    return any(k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area for k in edge)
