@@ -97,7 +97,7 @@ def _plan_turn(state: GameState, schedule: list[Iteration], budget: Budget, w: W
     if lines:
         first, value = lines[0].first, lines[0].last.value
     else:  # no way to end the turn was found (should not happen): end it now
-        first, value = TurnLeaf((), state, False, float(current_score(state))), 0.0
+        first, value = TurnLeaf((), state, False, 0.0), None
     actions = first.actions if first.ended else (*first.actions, EndTurn())
     return _make_plan(state, actions, value, budget.nodes, used.horizon, complete)
 
@@ -106,7 +106,7 @@ def _plan_choice(state: GameState, schedule: list[Iteration], budget: Budget, w:
     """Setup corners, solo choices and Austro's exit: try each option, search after it."""
     options = [p.action for p in legal_actions(state)]
     if len(options) == 1:
-        return _make_plan(state, (options[0],), 0.0, 0, 0, True)
+        return _make_plan(state, (options[0],), None, 0, 0, True)
     starts = [_first_turns(state, a) for a in options]
     roots = [s for group in starts for s in group]
     answers, used, complete = _anytime(roots, schedule, budget, w)
@@ -138,12 +138,12 @@ def _first_turns(state: GameState, action: Action) -> list[GameState]:
 def _make_plan(
     state: GameState,
     actions: tuple[Action, ...],
-    value: float,
+    value: float | None,
     nodes: int,
     horizon: int,
     exhaustive: bool,
 ) -> Plan:
-    """Replay the actions to price them and to explain them."""
+    """Replay the actions to price them and to explain them (``value`` None: no search)."""
     states = [state]
     cost = 0
     for action in actions:
@@ -152,7 +152,7 @@ def _make_plan(
         cost += priced.get(action, 0)
         states.append(apply_action(current, action))
     before, after = current_score(state), current_score(states[-1])
-    if not value and state.phase is not Phase.TURN:
+    if value is None:
         value = float(after)
     text = explain(
         states,

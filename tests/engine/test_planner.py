@@ -6,9 +6,11 @@ the same answers on a loaded machine. The big runs are in benchmarks (zefiria au
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+from zefiria.engine.actions import Action
 from zefiria.engine.planner import best_turn, current_score, exhaustive_turn
 from zefiria.engine.planner.selfplay import (
     deal,
@@ -116,9 +118,9 @@ def test_inline_score_is_the_rulebooks() -> None:
         assert current_score(state) == score(state).total
 
 
-def _replay(state: GameState, actions: tuple[object, ...]) -> GameState:
+def _replay(state: GameState, actions: Sequence[Action]) -> GameState:
     for action in actions:
-        state = apply_action(state, action)  # type: ignore[arg-type]
+        state = apply_action(state, action)
     return state
 
 
