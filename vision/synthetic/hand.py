@@ -104,25 +104,40 @@ def hand_mask(shapes: list[Points], cam: Camera) -> Image:
 
 
 def paint_hand(
-    img: Image, mask: Image, skin: tuple[int, int, int], rng: np.random.Generator
+    img: Image,
+    mask: Image,
+    skin: tuple[int, int, int],
+    rng: np.random.Generator,
+    motion: tuple[float, float] = (0.0, 0.0),
 ) -> None:
-    """Skin with soft rounded shading; slightly out of focus, being nearer the lens."""
+    """Skin (or cloth) with soft rounded shading, slightly out of focus, being nearer the
+    lens, and smeared by ``motion`` = (pixels, degrees) when the hand moves during the shot."""
     bx, by, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return
-    x0, x1, y0, y1 = bx, bx + bw, by, by + bh
-    pad = 12
-    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
-    x1, y1 = min(mask.shape[1], x1 + pad), min(mask.shape[0], y1 + pad)
+    pad = 12 + int(motion[0])
+    x0, y0 = max(0, bx - pad), max(0, by - pad)
+    x1, y1 = min(mask.shape[1], bx + bw + pad), min(mask.shape[0], by + bh + pad)
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255.0
     m = np.asarray(cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.8, 2.5))), np.float32)
     round_ = cv2.GaussianBlur(m, (0, 0), 9.0)  # brighter where the hand is thick
     shade = 0.6 + 0.5 * round_
-    colour = np.array(skin, np.float32) * shade[:, :, None]
+    paint = np.array(skin, np.float32) * (shade * m)[:, :, None]  # premultiplied by coverage
+    if motion[0] >= 1.5:
+        kernel = _streak(*motion)
+        m = np.asarray(cv2.filter2D(m, -1, kernel), np.float32)
+        paint = np.asarray(cv2.filter2D(paint, -1, kernel), np.float32)
     roi = img[y0:y1, x0:x1].astype(np.float32)
-    img[y0:y1, x0:x1] = (
-        (roi * (1 - m[:, :, None]) + colour * m[:, :, None]).clip(0, 255).astype(np.uint8)
-    )
+    img[y0:y1, x0:x1] = (roi * (1 - m[:, :, None]) + paint).clip(0, 255).astype(np.uint8)
+
+
+def _streak(length: float, angle_deg: float) -> NDArray[np.float32]:
+    n = int(np.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    c = (n - 1) / 2
+    dx, dy = np.cos(np.radians(angle_deg)) * c, np.sin(np.radians(angle_deg)) * c
+    cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+    return np.asarray(k / k.sum(), np.float32)
 
 
 def random_skin(rng: np.random.Generator) -> tuple[int, int, int]:

@@ -118,11 +118,13 @@ def render(
     cover = dict.fromkeys(ALL_CELLS, 0.0)
     hidden: set[Spirit | Cell] = set()
     if skin:
+        moving = rng.random() < 0.4  # a hand caught mid-move is smeared
+        motion = (float(rng.uniform(3, 14)) if moving else 0.0, float(rng.uniform(0, 180)))
         mask = hand_mask(skin, cam)
-        paint_hand(img, mask, random_skin(rng), rng)
+        paint_hand(img, mask, random_skin(rng), rng, motion)
         if cloth:
             sleeve_mask = hand_mask(cloth, cam)
-            paint_hand(img, sleeve_mask, random_cloth(rng), rng)
+            paint_hand(img, sleeve_mask, random_cloth(rng), rng, motion)
             mask = np.maximum(mask, sleeve_mask)
         cover = {cell: covered(mask, corners[cell]) for cell in ALL_CELLS}
         tops = {s: _pt(cam, p.x, p.y, -p.solid.height) for s, p in spots.pawns.items()}
