@@ -166,6 +166,22 @@ def _run_all(tasks: list[Task], workers: int) -> dict[str, list[GameResult]]:
     return {p: [r for _, r in sorted(rs, key=lambda x: x[0])] for p, rs in out.items()}
 
 
+def _by_spirits(results: dict[str, list[GameResult]], policies: list[str]) -> list[str]:
+    """Mean VP per set of spirits (deals with random spirits mix very different teams)."""
+    teams: dict[str, dict[str, list[int]]] = {}
+    for p in policies:
+        for r in results[p]:
+            name = "+".join(sorted(s.value for s in r.spirits))
+            teams.setdefault(name, {}).setdefault(p, []).append(r.score)
+    if len(teams) < 2:
+        return []
+    out = ["", "Mean VP by team (deals): " + ", ".join(policies) + "."]
+    for name in sorted(teams):
+        means = [f"{statistics.fmean(teams[name][p]):.1f}" for p in policies]
+        out.append(f"- {name} ({len(teams[name][policies[0]])}): " + " / ".join(means))
+    return out
+
+
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95% confidence interval (normal approximation)."""
     mean = statistics.fmean(values)
@@ -224,6 +240,7 @@ def report(
             f"{perfect} ({100 * perfect / len(scores):.1f}%) | "
             f"{statistics.median(times) * 1000:.0f} / {_percentile(times, 0.95) * 1000:.0f} ms |"
         )
+    lines += _by_spirits(results, policies)
     if "planner" in results and "greedy" in results:
         diffs = [
             a.score - b.score for a, b in zip(results["planner"], results["greedy"], strict=True)
