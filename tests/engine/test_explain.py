@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from zefiria.engine.actions import Breeze, Fly, Retrieve, Spend
+from zefiria.engine.actions import Breeze, Fly, Leave, Retrieve, Spend
 from zefiria.engine.deck import Tornado
 from zefiria.engine.differences import (
     CardDifference,
@@ -19,7 +19,7 @@ from zefiria.engine.differences import (
 )
 from zefiria.engine.errors import Reason
 from zefiria.engine.explain import explain
-from zefiria.engine.grid import index
+from zefiria.engine.grid import ALL_CELLS, index
 from zefiria.engine.observation import (
     Observation,
     ReadingError,
@@ -28,7 +28,7 @@ from zefiria.engine.observation import (
 )
 from zefiria.engine.rules import apply_action
 from zefiria.engine.spirits import Spirit
-from zefiria.engine.state import GameState, Mode, Position, StormEffect, StormEvent
+from zefiria.engine.state import GameState, Mode, Phase, Position, StormEffect, StormEvent
 from zefiria.engine.storm import swap_cards
 
 from .builders import grid_with, turn_state
@@ -111,6 +111,45 @@ def test_random_turns_are_explained_at_no_more_than_their_cost(spirit: Spirit) -
         assert best.table.gems == obs.gems
         costs = [e.cost for e in verdict.explanations]
         assert costs == sorted(costs)
+
+
+def test_random_turns_read_with_unreadable_cells() -> None:
+    for seed in range(30):
+        start = mid_game(7 * seed + 3, list(Spirit)[seed % 5])
+        rng = random.Random(seed)
+        turn = random_turn(start, rng)
+        full = observation_of(turn.table)
+        grid = list(full.grid)
+        for i in rng.sample(range(25), 3):
+            grid[i] = None
+        obs = replace(full, grid=tuple(grid))
+        verdict = explain(start, obs)
+        assert verdict.best is not None and verdict.best.cost <= turn.cost, seed
+        table = verdict.best.table.grid
+        assert all(seen is None or seen == got for seen, got in zip(grid, table, strict=True))
+
+
+def test_random_wrong_tables_are_illegal_with_consistent_differences() -> None:
+    illegal = 0
+    for seed in range(30):
+        start = mid_game(11 * seed + 5, list(Spirit)[seed % 5])
+        rng = random.Random(seed)
+        turn = random_turn(start, rng)
+        obs = observation_of(turn.table)
+        grid = list(obs.grid)
+        a, b = rng.sample(range(25), 2)
+        grid[a], grid[b] = grid[b], grid[a]
+        verdict = explain(start, replace(obs, grid=tuple(grid)))
+        if verdict.kind != "illegal":
+            continue
+        illegal += 1
+        assert verdict.nearest is not None and verdict.best is None
+        assert verdict.nearest.cost <= start.ap + sum(start.gems_held) + len(start.anchored)
+        nearest_table = verdict.nearest.table
+        wrong = {d.cell for d in verdict.differences if isinstance(d, CardDifference)}
+        assert wrong == {c for c in ALL_CELLS if grid[index(c)] != nearest_table.grid[index(c)]}
+        assert verdict.message
+    assert illegal >= 15
 
 
 def test_a_whole_turn_fly_breeze_fly_breeze() -> None:
@@ -251,6 +290,19 @@ def test_austro_seen_on_the_card_beside_him_stands_beside_it() -> None:
     verdict = explain(state, on_card)
     assert verdict.kind == "legal" and verdict.best is not None
     assert verdict.best.actions == (Fly((2, 4)),)
+
+
+def test_austro_s_free_exit_from_an_inner_card_is_part_of_the_explanation() -> None:
+    state = turn_state({A: (2, 2), B: (4, 4)}, A)
+    state = replace(state, phase=Phase.AUSTRO_EXIT)
+    obs = replace(seen(state), pawns={A: Position((2, 4), outside=True)})
+    verdict = explain(state, obs)
+    assert verdict.kind == "legal" and verdict.best is not None
+    assert verdict.best.actions == (Leave((2, 4)),) and verdict.best.cost == 0
+    obs = replace(seen(state), pawns={A: Position((0, 0), outside=True)})
+    verdict = explain(state, obs)
+    assert verdict.best is not None and verdict.best.cost == 1
+    assert verdict.best.actions[0] in {Leave(c) for c in ((0, 2), (2, 0), (2, 4), (4, 2))}
 
 
 def test_skyron_travels_with_his_card() -> None:
