@@ -60,7 +60,7 @@ def best_turn(
         last = schedule[-1]
         schedule += [
             Iteration(last.turn_width * k, last.later_width * k, last.round_width * k, horizon)
-            for k in (2, 4, 8, 16, 64)
+            for k in (2, 4, 8, 16, 64, 256, 1024)
         ]
     if state.phase is Phase.TURN:
         return _plan_turn(state, schedule, budget, weights)

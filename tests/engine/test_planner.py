@@ -85,6 +85,22 @@ def test_small_beam_finds_the_best_immediate_score(name: str, state: GameState) 
     assert plan.score_after == best
 
 
+THREE_AP = [
+    replace(_first_turn((s, ALL[(n + 1) % len(ALL)]), Mode.STANDARD, seed=10 * n + 3), ap=3)
+    for n, s in enumerate(ALL)
+    if s is not Spirit.JUGO  # Jugo's 3-AP tree is like Borea's: save the test time
+]
+
+
+@pytest.mark.parametrize("state", THREE_AP, ids=[s.active_spirit.value for s in THREE_AP])
+def test_a_narrow_beam_reaches_the_optimum_of_3_ap_turns(state: GameState) -> None:
+    """Thousands of action sequences; 60 expanded positions find the best of them."""
+    best, _, sequences = exhaustive_turn(state)
+    plan = best_turn(state, max_nodes=60, horizon=1)
+    assert sequences > 500
+    assert plan.value == pytest.approx(best)
+
+
 def test_last_storm_turn_solves_the_grid_then_retrieves_a_gem() -> None:
     """Swap 7 and 8 home (1 AP, +4), then the last AP retrieves a gem (+1)."""
     state = SMALL[-1][1]
