@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             "cost": plan.cost,
             "score_before": plan.score_before,
             "score_after": plan.score_after,
-            "estimated_final": round(plan.value, 2),
+            "value": round(plan.value, 2),
             "explanation": plan.explanation,
             "nodes": plan.nodes,
             "horizon": plan.horizon,

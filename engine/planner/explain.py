@@ -55,15 +55,21 @@ def explain(
     *,
     score_before: int,
     score_after: int,
-    value: float,
     nodes: int,
     horizon: int,
 ) -> str:
-    """A hint in a few lines: the actions, the score change and the search's estimate."""
+    """A hint in a few lines: the actions, the score change and how far the search looked.
+
+    The search's value is left out: it ranks positions (the score minus the distance still
+    to repair) and means little to a player before the last round.
+    """
     who = states[0].active_spirit.title if states else ""
     steps = [describe(states[i], a, states[i + 1]) for i, a in enumerate(actions)]
     parts = [f"{who}: " + "; ".join(steps) if steps else f"{who}: nothing helps, end the turn"]
-    parts.append(f"Score {score_before} -> {score_after} now; estimated final {value:.1f}.")
+    home = (sum(1 for i, k in enumerate(s.grid) if k == i + 1) for s in (states[0], states[-1]))
+    parts.append(
+        f"Score {score_before} -> {score_after}, cards home {' -> '.join(map(str, home))}."
+    )
     ahead = "this turn" if horizon <= 1 else f"{horizon} turns ahead"
     parts.append(f"Searched {nodes} positions, {ahead}.")
     return "\n".join(parts)

@@ -159,7 +159,6 @@ def _make_plan(
         actions,
         score_before=before,
         score_after=after,
-        value=value,
         nodes=nodes,
         horizon=horizon,
     )

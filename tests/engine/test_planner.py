@@ -186,7 +186,7 @@ def test_plan_explains_itself() -> None:
     state = _first_turn((Spirit.SKYRON, Spirit.ETESIA), Mode.STANDARD, seed=2)
     plan = best_turn(state, max_nodes=60)
     assert plan.explanation.startswith("Skyron:")
-    assert "estimated final" in plan.explanation
+    assert "cards home" in plan.explanation
     assert plan.cost <= state.ap
     assert plan.score_after == current_score(_replay(state, plan.actions))
 
