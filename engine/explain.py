@@ -137,17 +137,31 @@ def _verdict(search: TurnSearch) -> Verdict:
     )
 
 
+# How far beyond the AP the referee looks to tell "too dear" from "impossible", and with how
+# many states at most (an impossible table would otherwise be searched to the end).
+EXTRA_AP_LOOKED_AT = 5
+EXTRA_AP_NODES = 1_000
+
+
 def _reason(search: TurnSearch) -> tuple[Reason | None, str]:
-    """The rule broken, when the change reads as one action (judged by the rules)."""
+    """The rule broken: the one action the change reads as, judged by the rules; else, if the
+    change is legal but dearer than the AP, ``not_enough_ap``; else no single rule."""
     action = _single_action(search.real, search.obs, search.target)
-    if action is None:
+    if action is not None:
+        # Spent gems would have given more AP: judge the action with them.
+        judged = replace(search.real, ap=search.budget)
+        error = check_action(judged, action)
+        if error is not None:
+            return error.reason, str(error)
+    if search.target.static:
+        return None, ""  # another pawn moved, or a gem appeared: no AP would explain it
+    richer = replace(search.real, ap=search.real.ap + EXTRA_AP_LOOKED_AT)
+    more = TurnSearch(richer, search.obs, search.max_spend, max_nodes=EXTRA_AP_NODES)
+    found = more.cheapest()
+    if found is None:
         return None, ""
-    # Spent gems would have given more AP: judge the action with them.
-    judged = replace(search.real, ap=search.budget)
-    error = check_action(judged, action)
-    if error is None:
-        return None, ""
-    return error.reason, str(error)
+    cost = found[0].cost
+    return Reason.NOT_ENOUGH_AP, f"this change costs {cost} AP and only {search.budget} were left"
 
 
 def _single_action(state: GameState, obs: Observation, target: Target) -> Action | None:

@@ -237,8 +237,16 @@ def _apply_to_table(table: Table, action: Action) -> Table:
 class TurnSearch:
     """One explanation problem: a state, an observation and the AP that may be spent."""
 
-    def __init__(self, state: GameState, obs: Observation, max_extra_ap: int | None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        obs: Observation,
+        max_extra_ap: int | None,
+        *,
+        max_nodes: int = MAX_NODES,
+    ) -> None:
         self.real = state
+        self.max_nodes = max_nodes
         obs = _austro_as_engine_sees_him(state, obs)
         self.obs = obs
         self.target = Target(state, obs)
@@ -379,7 +387,7 @@ class TurnSearch:
             (target.h(root.s, root.pos, root.state.anchored), 0, 0, next(tie), root, 0)
         ]
         worst = (self.budget + 1, 0)
-        while heap and self.nodes < MAX_NODES:
+        while heap and self.nodes < self.max_nodes:
             _, _, _, _, node, k = heapq.heappop(heap)
             if best.get(node.key(), (node.g, k)) < (node.g, k):
                 continue
@@ -418,7 +426,7 @@ class TurnSearch:
         start_table: Table = (root.state.grid, root.state.anchored)
 
         def dfs(node: _Node, subs: frozenset[Table], reach: frozenset[Position]) -> None:
-            if len(found) >= MAX_ALTERNATIVES or self.nodes >= MAX_NODES:
+            if len(found) >= MAX_ALTERNATIVES or self.nodes >= self.max_nodes:
                 return
             if target.reached(node.s, node.pos, node.state.anchored):
                 path = node.path()

@@ -189,6 +189,16 @@ def test_a_swap_beyond_the_ap_is_not_enough_ap() -> None:
     assert verdict.best is None
 
 
+def test_a_legal_turn_dearer_than_the_ap_is_not_enough_ap() -> None:
+    grid = grid_with({24: (4, 4), 18: (1, 1), 10: (2, 2)})
+    state = turn_state({B: (4, 4), J: (4, 0)}, B, grid=grid, ap=2)
+    obs = played(state, Breeze((1, 1), (2, 2)), Fly((3, 4)))
+    verdict = explain(state, obs)
+    assert verdict.kind == "illegal" and verdict.reason is Reason.NOT_ENOUGH_AP
+    assert "costs 3 AP and only 2 were left" in verdict.message
+    assert verdict.nearest is not None and verdict.nearest.cost <= 2
+
+
 def test_a_swap_without_borea_s_icon_is_wrong_icon() -> None:
     grid = grid_with({24: (4, 4)})  # 24 shows a snowflake; 1 and 2 do not
     # With 1 AP she cannot first fly to a card showing a wave or a feather.
