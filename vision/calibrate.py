@@ -15,9 +15,9 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from .board import BoardGeometry, choose_shrink
-from .card_identity import coarse_costs, crop_cards, crop_grey
+from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
-from .pawns import objects_mask, pawn_blobs, residual
+from .pawns import pawn_blobs, residual
 from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Status
@@ -85,6 +85,10 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
 
     board2 = geometry.warp(pawns)
     lab2 = to_lab(board2)
+    # The second photo's light may differ (clouds, a lamp): match it on the pawn-free rows.
+    rest = np.zeros(board.shape[:2], np.uint8)
+    rest[round(MARGIN * PITCH + PITCH) : round((MARGIN + SIZE) * PITCH)] = 1
+    lab2 = match_lighting(lab2, lab, rest)
     feats2 = crop_cards(lab2, centres, inner)
     own = coarse_costs(feats2, templates)
     diag = np.diag(own)[SIZE:]  # rows 1-4: no pawns there
@@ -94,7 +98,10 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
             "pawns photo does not show the solved layout from the same camera position"
         )
     res = residual(lab2, lab)
-    mask = objects_mask(res, 0.5 * cross_cost)
+    # What differs between the photos beyond the noise of the pawn-free rows is the pawns.
+    noise = float(np.percentile(res[rest.astype(bool)], 99.5))
+    mask = (res > 1.5 * noise).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = _learn_pawns(lab2, lab, res, mask, centres, cw * ch)
 
     profile = Profile(
@@ -182,7 +189,7 @@ def _learn_pawns(
     icovs = np.zeros((5, 3, 3), np.float32)
     offsets = np.zeros((5, 2))
     areas = np.zeros(5)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     for i, spirit in enumerate(CALIBRATION_ORDER):
         cx, cy = centres[i]
         # The blob that covers most of the card's centre region: a standing pawn seen at an

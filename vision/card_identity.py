@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
+U8 = NDArray[np.uint8]
 
 FEATURE_SIZE = (24, 32)  # (w, h) of a card's identity feature image
 REGIONS = (6, 8)  # (columns, rows) of regions compared separately
@@ -91,22 +92,19 @@ def pair_costs(cells: F32, templates: F32) -> F32:
     return out
 
 
-def match_lighting(cells: F32, templates: F32) -> F32:
-    """``cells`` with each Lab channel matched to the templates' overall median and spread.
-
-    The 25 cells show the same 25 cards as the templates, in another order, so their colour
-    statistics agree whatever the shuffle: a change of room light or white balance is undone
-    by matching them, with no brightness threshold anywhere.
-    """
-    out = cells.copy()
+def match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
+    """``lab`` with each channel's quartiles on the cards matched to the calibration's."""
+    sel = mask.astype(bool)
+    sel[1::2] = False  # every other row and column: quartiles need no more pixels
+    sel[:, 1::2] = False
+    a = lab[sel]
+    b = ref[sel]
+    out = lab.copy()
     for ch in range(3):
-        a = cells[..., ch]
-        b = templates[..., ch]
-        qa = np.percentile(a, (25, 50, 75))
-        qb = np.percentile(b, (25, 50, 75))
-        scale = (qb[2] - qb[0]) / max(qa[2] - qa[0], 1e-3)
-        scale = float(np.clip(scale, 0.5, 2.0))
-        out[..., ch] = (a - qa[1]) * scale + qb[1]
+        qa = np.percentile(a[:, ch], (25, 50, 75))
+        qb = np.percentile(b[:, ch], (25, 50, 75))
+        scale = float(np.clip((qb[2] - qb[0]) / max(qa[2] - qa[0], 1e-3), 0.5, 2.0))
+        out[..., ch] = (lab[..., ch] - qa[1]) * scale + qb[1]
     return out
 
 
@@ -153,7 +151,7 @@ def refine_centres(
 
 FINE_REGION = 8  # px of the fine board per region of the fine (lightness) comparison
 FINE_CAP = 40.0  # grey levels at which a fine region counts as simply "different"
-INK = 25.0  # grey levels two islands must differ by for a pixel to tell them apart
+INK = 20.0  # grey levels two islands must differ by for a pixel to tell them apart
 
 
 def crop_grey(grey: F32, centre: tuple[float, float], size: tuple[int, int]) -> F32:
@@ -167,6 +165,7 @@ def crop_grey(grey: F32, centre: tuple[float, float], size: tuple[int, int]) -> 
 
 
 SOFTEN_SIGMA = 1.5  # fine px: fades printed textures and moire, keeps numbers and icons
+LIGHT_SIGMA = 8.0  # fine px: anything smoother than this is lighting, not print
 
 
 def soften(grey: F32) -> F32:
@@ -175,7 +174,10 @@ def soften(grey: F32) -> F32:
     Decks with striped or hatched art change from photo to photo at that scale (moire, a
     pixel of shift); numbers and icons are bigger and survive the blur.
     """
-    out: F32 = cv2.GaussianBlur(grey, (0, 0), SOFTEN_SIGMA)
+    fine = cv2.GaussianBlur(grey, (0, 0), SOFTEN_SIGMA)
+    # Minus the large-scale light: gradients of room light, vignetting and glare differ from
+    # photo to photo; printed detail does not.
+    out: F32 = fine - cv2.GaussianBlur(grey, (0, 0), LIGHT_SIGMA)
     return out
 
 
@@ -189,6 +191,25 @@ def template_ranges(templates: F32) -> tuple[F32, F32]:
     lo = np.stack([cv2.erode(t, kernel) for t in templates])
     hi = np.stack([cv2.dilate(t, kernel) for t in templates])
     return lo, hi
+
+
+def _interior(shape: tuple[int, ...]) -> NDArray[np.bool_]:
+    """The card's inside: its outer 10% may show table or a neighbour, which differ by cell."""
+    h, w = shape[:2]
+    m = np.zeros((h, w), bool)
+    m[round(0.1 * h) : round(0.9 * h), round(0.1 * w) : round(0.9 * w)] = True
+    return m
+
+
+def _like(crop: F32, lo: F32, hi: F32) -> F32:
+    """``crop`` with the mean and contrast of the template: the light on one card differs
+    from photo to photo (vignetting, a lamp's direction) more than any global match fixes."""
+    mid = (lo + hi) * 0.5
+    cs = float(crop.std()) + 1e-3
+    ms = float(mid.std()) + 1e-3
+    scale = float(np.clip(ms / cs, 0.6, 1.6))
+    out: F32 = (crop - float(crop.mean())) * scale + float(mid.mean())
+    return out
 
 
 def range_error(crop: F32, lo: F32, hi: F32) -> F32:
@@ -218,12 +239,12 @@ def vote(
     """
     lo_a, hi_a = range_a
     lo_b, hi_b = range_b
-    telling = (lo_a - hi_b > INK) | (lo_b - hi_a > INK)
+    telling = ((lo_a - hi_b > INK) | (lo_b - hi_a > INK)) & _interior(lo_a.shape)
     n = int(telling.sum())
     if n == 0:
         return 0.5, 0
-    ea = range_error(crop_a, lo_a, hi_a)[telling]
-    eb = range_error(crop_b, lo_b, hi_b)[telling]
+    ea = range_error(_like(crop_a, lo_a, hi_a), lo_a, hi_a)[telling]
+    eb = range_error(_like(crop_b, lo_b, hi_b), lo_b, hi_b)[telling]
     return float(np.mean(ea < eb)), n
 
 
@@ -238,7 +259,8 @@ def fine_costs(
     r = FINE_REGION
     for i, ks in by_cell.items():
         idx = np.array(ks)
-        d = range_error(crops[i][None], lo[idx], hi[idx])
+        like = np.stack([_like(crops[i], lo[k], hi[k]) for k in ks])
+        d = range_error(like, lo[idx], hi[idx])
         n, h, w = d.shape
         d = d[:, : h - h % r, : w - w % r].reshape(n, h // r, r, w // r, r).mean(axis=(2, 4))
         costs = np.minimum(d, FINE_CAP).reshape(n, -1).mean(axis=1)

@@ -29,6 +29,7 @@ from .card_identity import (
     crop_cards,
     crop_grey,
     fine_costs,
+    match_lighting,
     pair_costs,
     refine_fine,
     soften,
@@ -53,9 +54,9 @@ REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
 CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
 FINE_WEIGHT = 0.5  # fine lightness cost added to the colour cost
 RIVALS = 3  # alternatives each cell's island must beat in a pixel vote
-MIN_VOTE = 0.7  # share of telling pixels that must side with the chosen island
+MIN_VOTE = 0.85  # share of telling pixels that must side with the chosen island
 MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
-SURE_MARGIN = 0.6  # a colour margin this wide needs no vote
+SURE_MARGIN = 10.0  # a colour margin this wide needs no vote (in effect: always vote)
 DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
 
 
@@ -67,7 +68,6 @@ class _Cache:
         self.lab: F32 | None = None
         self.fine: F32 | None = None
         self.ranges: tuple[F32, F32] | None = None
-        self.grey_q: F64 | None = None
 
 
 _cache = _Cache()
@@ -85,7 +85,6 @@ def _refresh(profile: Profile) -> None:
     _cache.lab = to_lab(profile.board)
     _cache.fine = np.stack([soften(t) for t in profile.fine_templates.astype(np.float32)])
     _cache.ranges = template_ranges(_cache.fine)
-    _cache.grey_q = np.percentile(_cache.fine, (25, 50, 75))
     _cache.key = profile.board
 
 
@@ -97,22 +96,6 @@ def _card_mask(profile: Profile, centres: F64) -> U8:
         x0, y0 = round(cx - cw / 2), round(cy - ch / 2)
         m[max(0, y0) : y0 + ch, max(0, x0) : x0 + cw] = 1
     return m
-
-
-def _match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
-    """``lab`` with each channel's quartiles on the cards matched to the calibration's."""
-    sel = mask.astype(bool)
-    sel[1::2] = False  # every other row and column: quartiles need no more pixels
-    sel[:, 1::2] = False
-    a = lab[sel]
-    b = ref[sel]
-    out = lab.copy()
-    for ch in range(3):
-        qa = np.percentile(a[:, ch], (25, 50, 75))
-        qb = np.percentile(b[:, ch], (25, 50, 75))
-        scale = float(np.clip((qb[2] - qb[0]) / max(qa[2] - qa[0], 1e-3), 0.5, 2.0))
-        out[..., ch] = (lab[..., ch] - qa[1]) * scale + qb[1]
-    return out
 
 
 def read_table(image_bgr: U8, profile: Profile) -> Reading:
@@ -156,16 +139,16 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse("image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
-    lab = _match_lighting(lab, ref, nominal)
+    lab = match_lighting(lab, ref, nominal)
     hand = _hand_from_outside(lab, ref, profile)
     lap("check")
     if hand:
         return refuse("hand or object over the cards")
 
     _refresh(profile)
-    assert _cache.fine is not None and _cache.ranges is not None and _cache.grey_q is not None
+    assert _cache.fine is not None and _cache.ranges is not None
     lo_t, hi_t = _cache.ranges
-    grey = soften(_match_grey(grey, _cache.grey_q, profile))
+    grey = soften(grey)
     fsize = (_cache.fine.shape[2], _cache.fine.shape[1])
     # The camera is fixed and players put a swapped card back into the same slot: each card
     # is near its calibrated place. It is aligned with the island that fits it best at first
@@ -190,6 +173,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     centres = (spots - 0.5) / 2
     feats = crop_cards(lab, centres, profile.card_size)
     colour = coarse_costs(feats, profile.templates)
+    seen = colour.copy()  # region-mean colour: the scale calibration measured
     crops = np.stack([crop_grey(grey, (float(x), float(y)), fsize) for x, y in spots])
     pairs = _candidates(colour)
     detail = pair_costs(feats[[i for i, _ in pairs]], profile.templates[[k for _, k in pairs]])
@@ -202,10 +186,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         cost[i, k] = detail[n] + FINE_WEIGHT * fine[(i, k)]
     choice = assignment.solve(cost)
     margins = assignment.swap_margins(cost, choice)
-    own = colour[np.arange(len(choice)), choice]
+    own = seen[np.arange(len(choice)), choice]
     scale = max(profile.cross_cost, 1e-3)
     covered = own > MAX_OWN * scale
-    votes = _votes(cost, choice, crops, lo_t, hi_t)
+    votes = _votes(cost, choice, crops, lo_t, hi_t, scale)
     rows = assignment.row_margins(cost, choice)
     DEBUG.append((margins / scale, rows / scale, votes, own / scale, choice + 1))
     decided = [
@@ -278,6 +262,7 @@ def _votes(
     crops: F32,
     lo_t: F32,
     hi_t: F32,
+    scale: float,
 ) -> F64:
     """For each cell, the weakest pixel vote of its island against its closest rivals.
 
@@ -293,17 +278,9 @@ def _votes(
         here = crops[i]
         for r in [int(j) for j in np.argsort(cost[i]) if int(j) != k][:RIVALS]:
             share, telling = vote(here, (lo_t[k], hi_t[k]), here, (lo_t[r], hi_t[r]))
-            out[i] = min(out[i], share if telling >= MIN_TELLING else 0.5)
-    return out
-
-
-def _match_grey(grey: F32, target: F64, profile: Profile) -> F32:
-    """The fine grey board with its card quartiles matched to the calibration's."""
-    m = _card_mask(profile, profile.card_centres)[::2, ::2].astype(bool)
-    sample = grey[::4, ::4][m[: grey[::4, ::4].shape[0], : grey[::4, ::4].shape[1]]]
-    q = np.percentile(sample, (25, 50, 75))
-    scale = float(np.clip((target[2] - target[0]) / max(q[2] - q[0], 1e-3), 0.5, 2.0))
-    out: F32 = (grey - float(q[1])) * scale + float(target[1])
+            if telling < MIN_TELLING:  # alike in grey: only their colours can tell them apart
+                share = 1.0 if cost[i, r] - cost[i, k] >= MIN_MARGIN * scale else 0.5
+            out[i] = min(out[i], share)
     return out
 
 
