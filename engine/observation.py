@@ -72,6 +72,11 @@ class Observation:
         # A read-only copy: the caller's dict must not be able to change a frozen value.
         object.__setattr__(self, "pawns", MappingProxyType(dict(self.pawns)))
 
+    def __hash__(self) -> int:
+        # The generated hash would hash the mapping proxy, which is not hashable.
+        pawns = tuple(sorted((s.value, p.cell, p.outside) for s, p in self.pawns.items()))
+        return hash((self.grid, pawns, self.gems, self.uncertain))
+
     @property
     def wildcards(self) -> frozenset[Cell]:
         """Cells whose card and gem may be anything: unreadable or uncertain."""

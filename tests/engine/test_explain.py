@@ -386,6 +386,7 @@ def test_observation_from_reading() -> None:
     assert obs.grid[index((2, 2))] is None and obs.grid[index((4, 4))] == 25
     assert obs.pawns == {B: Position((0, 0)), A: Position((2, 4), outside=True)}
     assert obs.gems == frozenset({(3, 1)})
+    assert obs == observation_from_reading(reading) and len({obs, replace(obs)}) == 1
     with pytest.raises(ReadingError, match="hand"):
         observation_from_reading({"status": "unreadable", "reason": "hand over the cards"})
     twice = dict(reading, grid=[[1, 1, 3, 4, 5], *reading["grid"][1:]])  # type: ignore[misc]
