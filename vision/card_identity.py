@@ -19,7 +19,7 @@ U8 = NDArray[np.uint8]
 FEATURE_SIZE = (24, 32)  # (w, h) of a card's identity feature image
 REGIONS = (6, 8)  # (columns, rows) of regions compared separately
 CAP = 20.0  # Lab distance at which a region counts as simply "different"
-L_WEIGHT = 0.5  # lightness differs more with lighting than chroma does
+L_WEIGHT = 0.25  # lightness follows the room light (gradients, glare) more than chroma
 
 
 def crop_cards(lab: F32, centres: F64, size: tuple[int, int]) -> F32:
@@ -62,6 +62,8 @@ def region_means(cells: F32) -> F32:
     weight = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
     m = (cells * weight).reshape(n, rows, th // rows, cols, tw // cols, 3).mean(axis=(2, 4))
     out: F32 = m.reshape(n, rows * cols, 3)
+    # A card's overall lightness is the light's, not the print's: compare its pattern only.
+    out[..., 0] -= out[..., 0].mean(axis=1, keepdims=True)
     return out
 
 
@@ -165,7 +167,7 @@ def crop_grey(grey: F32, centre: tuple[float, float], size: tuple[int, int]) -> 
 
 
 SOFTEN_SIGMA = 1.5  # fine px: fades printed textures and moire, keeps numbers and icons
-LIGHT_SIGMA = 8.0  # fine px: anything smoother than this is lighting, not print
+LIGHT_BOX = 19  # fine px: anything smoother than ~this is lighting, not print
 
 
 def soften(grey: F32) -> F32:
@@ -176,8 +178,12 @@ def soften(grey: F32) -> F32:
     """
     fine = cv2.GaussianBlur(grey, (0, 0), SOFTEN_SIGMA)
     # Minus the large-scale light: gradients of room light, vignetting and glare differ from
-    # photo to photo; printed detail does not.
-    out: F32 = fine - cv2.GaussianBlur(grey, (0, 0), LIGHT_SIGMA)
+    # photo to photo; printed detail does not. (Two box blurs: a cheap wide Gaussian.)
+    k = (LIGHT_BOX, LIGHT_BOX)
+    light = cv2.blur(
+        cv2.blur(grey, k, borderType=cv2.BORDER_REFLECT), k, borderType=cv2.BORDER_REFLECT
+    )
+    out: F32 = fine - light
     return out
 
 
@@ -201,14 +207,58 @@ def _interior(shape: tuple[int, ...]) -> NDArray[np.bool_]:
     return m
 
 
-def _like(crop: F32, lo: F32, hi: F32) -> F32:
-    """``crop`` with the mean and contrast of the template: the light on one card differs
-    from photo to photo (vignetting, a lamp's direction) more than any global match fixes."""
-    mid = (lo + hi) * 0.5
-    cs = float(crop.std()) + 1e-3
-    ms = float(mid.std()) + 1e-3
-    scale = float(np.clip(ms / cs, 0.6, 1.6))
-    out: F32 = (crop - float(crop.mean())) * scale + float(mid.mean())
+class FineDeck:
+    """The fine templates prepared once per profile for fast comparisons.
+
+    Ranges are kept raw (to find the pixels where two islands differ, in grey levels) and
+    normalised to zero mean and unit contrast (to compare a crop whatever the light on it:
+    vignetting and a lamp's direction change one card's brightness from photo to photo).
+    """
+
+    def __init__(self, templates: F32) -> None:
+        self.lo, self.hi = template_ranges(templates)
+        mid = (self.lo + self.hi) * 0.5
+        self.mean = mid.mean(axis=(1, 2))
+        self.std = mid.std(axis=(1, 2)) + 1e-3
+        self.lo_n = (self.lo - self.mean[:, None, None]) / self.std[:, None, None]
+        self.hi_n = (self.hi - self.mean[:, None, None]) / self.std[:, None, None]
+        self.interior = _interior(templates.shape[1:])
+        self.size = (templates.shape[2], templates.shape[1])
+
+    def errors(self, crop_n: F32, ks: NDArray[np.intp]) -> F32:
+        """Grey-level misfit of a normalised crop against islands ``ks`` (n, h, w)."""
+        d = range_error(crop_n[None], self.lo_n[ks], self.hi_n[ks])
+        out: F32 = d * self.std[ks][:, None, None]
+        return out
+
+    def costs(self, crop_n: F32, ks: list[int]) -> F32:
+        """Capped region mean of :meth:`errors`: numbers and icons show up here."""
+        d = self.errors(crop_n, np.array(ks))
+        n, h, w = d.shape
+        r = FINE_REGION
+        d = d[:, : h - h % r, : w - w % r].reshape(n, h // r, r, w // r, r).mean(axis=(2, 4))
+        out: F32 = np.minimum(d, FINE_CAP).reshape(n, -1).mean(axis=1)
+        return out
+
+    def vote(self, crop_n: F32, a: int, b: int) -> tuple[float, int]:
+        """Share of the pixels where islands a and b differ that side with a, and their count.
+
+        Two islands of the same colour and art differ only in their number and icon: only
+        the pixels where their templates disagree (beyond any one-pixel shift) can tell them
+        apart, and each votes for the template it fits better. A pawn over the number leaves
+        few or split votes: doubt.
+        """
+        lo, hi = self.lo, self.hi
+        telling = ((lo[a] - hi[b] > INK) | (lo[b] - hi[a] > INK)) & self.interior
+        n = int(telling.sum())
+        if n == 0:
+            return 0.5, 0
+        e = self.errors(crop_n, np.array([a, b]))
+        return float(np.mean(e[0][telling] < e[1][telling])), n
+
+
+def normalise(crop: F32) -> F32:
+    out: F32 = (crop - float(crop.mean())) / (float(crop.std()) + 1e-3)
     return out
 
 
@@ -216,96 +266,6 @@ def range_error(crop: F32, lo: F32, hi: F32) -> F32:
     """How far each pixel lies outside the template's local range (0 inside it)."""
     out: F32 = np.maximum(np.maximum(crop - hi, lo - crop), 0.0)
     return out
-
-
-def fine_cost(crop: F32, lo: F32, hi: F32) -> float:
-    """Capped region mean of grey-level misfit (numbers and icons show up here)."""
-    d = range_error(crop, lo, hi)
-    h, w = d.shape
-    r = FINE_REGION
-    regions = d[: h - h % r, : w - w % r].reshape(h // r, r, w // r, r).mean(axis=(1, 3))
-    return float(np.minimum(regions, FINE_CAP).mean())
-
-
-def vote(
-    crop_a: F32, range_a: tuple[F32, F32], crop_b: F32, range_b: tuple[F32, F32]
-) -> tuple[float, int]:
-    """Share of the pixels where islands a and b differ that side with a, and their count.
-
-    Two islands of the same colour and art differ only in their number and icon: only the
-    pixels where their templates disagree (beyond any one-pixel shift) can tell them apart,
-    and each votes for the template it fits better. A pawn over the number leaves few or
-    split votes: doubt.
-    """
-    lo_a, hi_a = range_a
-    lo_b, hi_b = range_b
-    telling = ((lo_a - hi_b > INK) | (lo_b - hi_a > INK)) & _interior(lo_a.shape)
-    n = int(telling.sum())
-    if n == 0:
-        return 0.5, 0
-    ea = range_error(_like(crop_a, lo_a, hi_a), lo_a, hi_a)[telling]
-    eb = range_error(_like(crop_b, lo_b, hi_b), lo_b, hi_b)[telling]
-    return float(np.mean(ea < eb)), n
-
-
-def fine_costs(
-    crops: F32, lo: F32, hi: F32, pairs: list[tuple[int, int]]
-) -> dict[tuple[int, int], float]:
-    """:func:`fine_cost` of each (cell, island) pair, one numpy pass per cell."""
-    by_cell: dict[int, list[int]] = {}
-    for i, k in pairs:
-        by_cell.setdefault(i, []).append(k)
-    out: dict[tuple[int, int], float] = {}
-    r = FINE_REGION
-    for i, ks in by_cell.items():
-        idx = np.array(ks)
-        like = np.stack([_like(crops[i], lo[k], hi[k]) for k in ks])
-        d = range_error(like, lo[idx], hi[idx])
-        n, h, w = d.shape
-        d = d[:, : h - h % r, : w - w % r].reshape(n, h // r, r, w // r, r).mean(axis=(2, 4))
-        costs = np.minimum(d, FINE_CAP).reshape(n, -1).mean(axis=1)
-        out.update({(i, k): float(c) for k, c in zip(ks, costs, strict=True)})
-    return out
-
-
-def locate_cards(grey: F32, centres: F64, size: tuple[int, int], reach: int) -> F64:
-    """Each card's centre (fine px) near ``centres``: where its four sides' edges are.
-
-    The card's size is known from calibration; along each axis the offset whose two
-    card-width-apart edges are strongest wins. Identity plays no part, so all candidate
-    islands are then compared on the same pixels.
-    """
-    ex = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
-    ey = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    w, h = size
-    H, W = grey.shape
-    out = centres.copy()
-    for i, (cx, cy) in enumerate(centres):
-        band_y = slice(max(0, round(cy - 0.3 * h)), min(H, round(cy + 0.3 * h)))
-        band_x = slice(max(0, round(cx - 0.3 * w)), min(W, round(cx + 0.3 * w)))
-        dx = _edge_offset(ex[band_y].sum(axis=0), cx, w, reach)
-        dy = _edge_offset(ey[:, band_x].sum(axis=1), cy, h, reach)
-        out[i] = (cx + dx, cy + dy)
-    return out
-
-
-def _edge_offset(profile: F32, centre: float, length: int, reach: int) -> int:
-    """Shift (px) that puts the strongest pair of edges ``length`` apart around ``centre``."""
-    n = len(profile)
-    a0 = round(centre - length / 2)
-    shifts = np.arange(-reach, reach + 1)
-    a = a0 + shifts
-    b = a + length
-    ok = (a >= 1) & (b < n - 1)
-    if not ok.any():
-        return 0
-    peak = np.maximum(np.maximum(profile[:-2], profile[1:-1]), profile[2:])  # peak[j] ~ j+1
-    score = np.where(ok, peak[np.clip(a - 1, 0, n - 3)] + peak[np.clip(b - 1, 0, n - 3)], -1)
-    best = int(np.argmax(score))
-    # Keep the calibrated place unless another is clearly better (a flat profile is noise).
-    if score[reach] >= 0.95 * score[best]:
-        return 0
-    return int(shifts[best])
 
 
 def align(

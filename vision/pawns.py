@@ -64,6 +64,8 @@ def pawn_blobs(
 ) -> list[tuple[float, float, float] | None]:
     """For each pawn colour, its largest blob: (area, x, y) in board px, or None."""
     out: list[tuple[float, float, float] | None] = [None] * len(colours)
+    # Pawns are big: half resolution finds them as well, four times faster.
+    lab, expected, mask = lab[::2, ::2], expected[::2, ::2], mask[::2, ::2]
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return out
@@ -81,12 +83,13 @@ def pawn_blobs(
             continue
         m = np.zeros(mask.shape, np.uint8)
         m[ys[sel], xs[sel]] = 1
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         n, _, stats, cents = cv2.connectedComponentsWithStats(m)
         if n <= 1:
             continue
         k = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
-        out[i] = (float(stats[k, cv2.CC_STAT_AREA]), float(cents[k][0]), float(cents[k][1]))
+        area = float(stats[k, cv2.CC_STAT_AREA]) * 4
+        out[i] = (area, 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5)
     return out
 
 
@@ -132,12 +135,13 @@ def find_gems(
     a = lab[..., 1]
     b = lab[..., 2]
     # Red, and much redder than the card expected there (red card art is no gem).
-    red = (a > 30.0) & (a > 0.9 * np.abs(b)) & (a - expected[..., 1] > 20.0)
-    pawnish = np.zeros(mask.shape, bool)
+    red = mask.astype(bool) & (a > 30.0) & (a > 0.9 * np.abs(b)) & (a - expected[..., 1] > 20.0)
+    ys, xs = np.nonzero(red)
     for col in colours:
-        if col[1] > 25.0:  # a reddish pawn: keep its colour out of the gem mask
-            pawnish |= np.sqrt(((lab - col) ** 2).sum(axis=-1)) < PAWN_COLOUR_RADIUS * 0.8
-    m = (mask.astype(bool) & red & ~pawnish).astype(np.uint8)
+        if col[1] > 25.0 and len(ys):  # a reddish pawn: keep its colour out of the gem mask
+            near = np.sqrt(((lab[ys, xs] - col) ** 2).sum(axis=-1)) < PAWN_COLOUR_RADIUS * 0.8
+            red[ys[near], xs[near]] = False
+    m = red.astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(m)
     gems: list[Cell] = []
     doubts: list[Cell] = []

@@ -24,17 +24,16 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .card_identity import (
+    FineDeck,
     align,
     coarse_costs,
     crop_cards,
     crop_grey,
-    fine_costs,
     match_lighting,
+    normalise,
     pair_costs,
     refine_fine,
     soften,
-    template_ranges,
-    vote,
 )
 from .grid_locator import to_lab
 from .pawns import find_gems, find_pawns, objects_mask, residual
@@ -47,14 +46,14 @@ F64 = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
 # Confidence rules, in units of the deck's typical difference between two islands.
-MIN_MARGIN = 0.12  # a cheaper exchange than this makes a cell uncertain
+MIN_MARGIN = 0.2  # a cheaper exchange than this (x typical difference) makes a cell uncertain
 MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
 HAND_CELLS = 3  # this many covered cells means something big is over the cards
 REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
 CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
-FINE_WEIGHT = 0.5  # fine lightness cost added to the colour cost
+FINE_WEIGHT = 1.0  # fine lightness cost added to the colour cost
 RIVALS = 3  # alternatives each cell's island must beat in a pixel vote
-MIN_VOTE = 0.85  # share of telling pixels that must side with the chosen island
+MIN_VOTE = 0.95  # share of telling pixels that must side with the chosen island
 MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
 SURE_MARGIN = 10.0  # a colour margin this wide needs no vote (in effect: always vote)
 DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
@@ -67,7 +66,7 @@ class _Cache:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
         self.lab: F32 | None = None
         self.fine: F32 | None = None
-        self.ranges: tuple[F32, F32] | None = None
+        self.deck: FineDeck | None = None
 
 
 _cache = _Cache()
@@ -84,7 +83,7 @@ def _refresh(profile: Profile) -> None:
         return
     _cache.lab = to_lab(profile.board)
     _cache.fine = np.stack([soften(t) for t in profile.fine_templates.astype(np.float32)])
-    _cache.ranges = template_ranges(_cache.fine)
+    _cache.deck = FineDeck(_cache.fine)
     _cache.key = profile.board
 
 
@@ -146,8 +145,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse("hand or object over the cards")
 
     _refresh(profile)
-    assert _cache.fine is not None and _cache.ranges is not None
-    lo_t, hi_t = _cache.ranges
+    assert _cache.fine is not None and _cache.deck is not None
+    deck = _cache.deck
     grey = soften(grey)
     fsize = (_cache.fine.shape[2], _cache.fine.shape[1])
     # The camera is fixed and players put a swapped card back into the same slot: each card
@@ -174,13 +173,18 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     feats = crop_cards(lab, centres, profile.card_size)
     colour = coarse_costs(feats, profile.templates)
     seen = colour.copy()  # region-mean colour: the scale calibration measured
-    crops = np.stack([crop_grey(grey, (float(x), float(y)), fsize) for x, y in spots])
+    crops = [normalise(crop_grey(grey, (float(x), float(y)), fsize)) for x, y in spots]
     pairs = _candidates(colour)
     detail = pair_costs(feats[[i for i, _ in pairs]], profile.templates[[k for _, k in pairs]])
     # Colour at the board's resolution plus lightness detail (numbers, icons) at twice it.
     # Pairings nobody looked at closely stay out of reach: they were far off at first sight.
     cost = colour + 2 * profile.cross_cost
-    fine = fine_costs(crops, lo_t, hi_t, pairs)
+    by_cell: dict[int, list[int]] = {}
+    for i, k in pairs:
+        by_cell.setdefault(i, []).append(k)
+    fine = {}
+    for i, ks in by_cell.items():
+        fine.update({(i, k): float(c) for k, c in zip(ks, deck.costs(crops[i], ks), strict=True)})
     for n, (i, k) in enumerate(pairs):
         colour[i, k] = detail[n]
         cost[i, k] = detail[n] + FINE_WEIGHT * fine[(i, k)]
@@ -189,7 +193,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     own = seen[np.arange(len(choice)), choice]
     scale = max(profile.cross_cost, 1e-3)
     covered = own > MAX_OWN * scale
-    votes = _votes(cost, choice, crops, lo_t, hi_t, scale)
+    votes = _votes(cost, choice, crops, deck, scale)
     rows = assignment.row_margins(cost, choice)
     DEBUG.append((margins / scale, rows / scale, votes, own / scale, choice + 1))
     decided = [
@@ -259,9 +263,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
 def _votes(
     cost: F32,
     choice: NDArray[np.intp],
-    crops: F32,
-    lo_t: F32,
-    hi_t: F32,
+    crops: list[F32],
+    deck: FineDeck,
     scale: float,
 ) -> F64:
     """For each cell, the weakest pixel vote of its island against its closest rivals.
@@ -277,7 +280,7 @@ def _votes(
         # chosen island's pixels (a rival slid elsewhere could fit periodic art).
         here = crops[i]
         for r in [int(j) for j in np.argsort(cost[i]) if int(j) != k][:RIVALS]:
-            share, telling = vote(here, (lo_t[k], hi_t[k]), here, (lo_t[r], hi_t[r]))
+            share, telling = deck.vote(here, k, r)
             if telling < MIN_TELLING:  # alike in grey: only their colours can tell them apart
                 share = 1.0 if cost[i, r] - cost[i, k] >= MIN_MARGIN * scale else 0.5
             out[i] = min(out[i], share)
