@@ -52,11 +52,13 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
     data = np.fromfile(p, dtype=np.uint8)
     # Check the declared size before decoding so a tiny file claiming a gigantic image (a
     # "decompression bomb") is refused without allocating it.
-    try:
-        from PIL import Image
+    from PIL import Image
 
+    try:
         with Image.open(p) as im:
             w, h = im.size
+    except Image.DecompressionBombError:
+        raise PhotoError(f"{p}: image too large (its header claims a gigantic size)") from None
     except Exception as exc:  # PIL raises many kinds of errors for non-images
         raise PhotoError(f"{p}: not an image ({type(exc).__name__})") from None
     if w * h > MAX_PIXELS:

@@ -1,0 +1,146 @@
+"""Calibration and reading on synthetic photos of decks the recogniser was not tuned on.
+
+The photos come from :mod:`zefiria.vision.synthetic` with EVAL designs. What must hold:
+calibration refuses photos it cannot learn from, a reading never states a wrong island as
+certain, a hand over the cards is flagged, and the commands run end to end.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from zefiria.device.cli import main
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.vision.calibrate import CalibrationError, calibrate
+from zefiria.vision.profile import Profile, ProfileError, load_profile, save_profile
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Status
+from zefiria.vision.synthetic import EVAL_DESIGNS, Sample, make_dataset
+
+pytestmark = pytest.mark.slow
+
+# Sessions of make_dataset(48, seed=7, EVAL_DESIGNS, per_setup=4) (two eval decks).
+SEED = 7
+SESSIONS = (0, 1)
+
+
+@lru_cache(maxsize=None)
+def _samples() -> tuple[Sample, ...]:
+    return tuple(make_dataset(12, SEED, EVAL_DESIGNS, per_setup=4))
+
+
+@lru_cache(maxsize=None)
+def _profile(session: int) -> Profile:
+    solved, pawns = _samples()[4 * session].setup.calibration()
+    return calibrate(solved.image, pawns.image)
+
+
+@pytest.mark.parametrize("session", SESSIONS)
+def test_readings_are_never_silently_wrong(session: int) -> None:
+    profile = _profile(session)
+    read = 0
+    for sample in _samples()[4 * session : 4 * session + 4]:
+        photo = sample.render()
+        reading = read_table(photo.image, profile)
+        if photo.truth.hand_cells:
+            assert reading.status is Status.UNREADABLE or reading.uncertain
+            continue
+        assert reading.status is Status.OK, reading.reason
+        for r, c in ALL_CELLS:
+            island = reading.grid[r][c]
+            if island is not None:
+                assert island == sample.scene.island_at((r, c)), f"misread at {(r, c)}"
+                read += 1
+    assert read >= 30  # a useful share of the 100 cards is read with confidence
+
+
+def test_hand_over_the_cards_is_flagged() -> None:
+    from zefiria.vision.synthetic import Hand
+
+    sample = _samples()[0]
+    scene = sample.scene.__class__(
+        grid=sample.scene.grid, hand=Hand(tip=(2.0, 2.0), angle_deg=90.0)
+    )
+    photo = sample.setup.photo(scene, 99)
+    reading = read_table(photo.image, _profile(0))
+    assert reading.status is Status.UNREADABLE or set(photo.truth.hand_cells) <= set(
+        reading.uncertain
+    )
+    if reading.status is Status.UNREADABLE:
+        assert reading.reason and "hand" in reading.reason
+
+
+def test_black_frame_and_wrong_size_are_unreadable() -> None:
+    profile = _profile(0)
+    w, h = profile.geometry.image_size
+    dark = read_table(np.zeros((h, w, 3), np.uint8), profile)
+    assert dark.status is Status.UNREADABLE and dark.reason
+    small = read_table(np.zeros((h // 2, w // 2, 3), np.uint8), profile)
+    assert small.status is Status.UNREADABLE and "calibrated" in (small.reason or "")
+
+
+def test_calibration_refuses_bad_photos() -> None:
+    solved, pawns = _samples()[0].setup.calibration()
+    rng = np.random.default_rng(0)
+    table = np.clip(rng.normal(120, 10, solved.image.shape), 0, 255).astype(np.uint8)
+    with pytest.raises(CalibrationError, match="grid not found"):
+        calibrate(table, pawns.image)
+    with pytest.raises(CalibrationError, match="missing"):
+        calibrate(solved.image, solved.image)  # no pawns in the pawns photo
+    with pytest.raises(CalibrationError, match="differ in size"):
+        calibrate(solved.image, pawns.image[:600])
+
+
+def test_profile_round_trip_and_refusals(tmp_path: Path) -> None:
+    profile = _profile(0)
+    path = save_profile(profile, tmp_path / "table.profile")
+    back = load_profile(path)
+    assert back.header() == profile.header()
+    assert np.array_equal(back.templates, profile.templates)
+    broken = tmp_path / "broken.profile"
+    broken.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ProfileError, match="broken.profile"):
+        load_profile(broken)
+    other = tmp_path / "other.npz"
+    np.savez(other, header=np.array(json.dumps({"format": "something else"})))
+    with pytest.raises(ProfileError, match="not a calibration profile"):
+        load_profile(other)
+    old = tmp_path / "old.npz"
+    np.savez(old, header=np.array(json.dumps({"format": "zefiria-vision-profile", "version": 0})))
+    with pytest.raises(ProfileError, match="version"):
+        load_profile(old)
+
+
+def test_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sample = _samples()[1]
+    solved, pawns = sample.setup.calibration()
+    files = {}
+    for name, img in (("solved", solved.image), ("pawns", pawns.image), ("game", None)):
+        files[name] = tmp_path / f"{name}.jpg"
+        cv2.imwrite(str(files[name]), img if img is not None else sample.render().image)
+    profile = tmp_path / "table.profile"
+    argv = ["calibrate", "--solved", str(files["solved"]), "--pawns", str(files["pawns"])]
+    assert main([*argv, "-o", str(profile)]) == 0
+    capsys.readouterr()
+    overlay = tmp_path / "overlay.png"
+    code = main(["read", str(files["game"]), "--profile", str(profile), "--overlay", str(overlay)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == (0 if data["status"] == "ok" else 1)
+    assert {"status", "grid", "pawns", "gems", "uncertain", "ms"} <= set(data)
+    picture = cv2.imread(str(overlay))
+    assert picture is not None and picture.shape == sample.render().image.shape
+
+    text = tmp_path / "notes.jpg"
+    text.write_text("hello")
+    assert main(["read", str(text), "--profile", str(profile)]) == 2
+    assert "notes.jpg: not an image" in capsys.readouterr().err
+    assert main(["read", str(files["game"]), "--profile", str(text)]) == 2
+    assert "not a calibration profile" in capsys.readouterr().err
+    assert main(["calibrate", "--solved", str(text), "--pawns", str(text), "-o", "x"]) == 2
+    assert "not an image" in capsys.readouterr().err
