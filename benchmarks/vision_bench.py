@@ -1,0 +1,192 @@
+"""Vision benchmark: calibration and reading on synthetic photos of held-out (EVAL) decks.
+
+    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py            # print the report
+    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py --write    # and save it to
+                                                                         # benchmarks/results/vision.md
+
+Sessions of ``make_dataset(n, seed, EVAL_DESIGNS)``: each session is calibrated once from its
+two calibration photos, then every game photo is read. Rendering is not timed. Reported:
+cells right among the visible ones (cells a hand does not cover), silent misreads (a wrong
+island not marked uncertain: the failure that matters), pawns, gems, hand scenes flagged,
+speed per photo (wall and CPU, by stage) on one core, and memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from zefiria.engine.grid import ALL_CELLS  # noqa: E402
+from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from zefiria.vision.reader import read_table  # noqa: E402
+from zefiria.vision.reading import Status  # noqa: E402
+from zefiria.vision.synthetic import EVAL_DESIGNS, make_dataset  # noqa: E402
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=240, help="game photos")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--per-setup", type=int, default=8, help="photos per session")
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    load_before = os.getloadavg()
+
+    c: Counter[str] = Counter()
+    walls: list[float] = []
+    cpus: list[float] = []
+    stages: dict[str, list[float]] = {}
+    peaks: list[float] = []
+    cal_fail: Counter[str] = Counter()
+    designs: Counter[int] = Counter()
+    setup = None
+    profile = None
+    for sample in make_dataset(args.n, args.seed, EVAL_DESIGNS, per_setup=args.per_setup):
+        if sample.setup is not setup:
+            setup = sample.setup
+            solved, pawns = setup.calibration()
+            c["sessions"] += 1
+            try:
+                profile = calibrate(solved.image, pawns.image)
+            except CalibrationError as exc:
+                profile = None
+                cal_fail[str(exc).split(":")[0] + ": " + str(exc).split(":")[1].strip()[:60]] += 1
+        photo = sample.render()
+        c["photos"] += 1
+        if profile is None:
+            c["photos_uncalibrated"] += 1
+            continue
+        designs[setup.design] += 1
+        tracemalloc.start()
+        t0 = time.process_time()
+        reading = read_table(photo.image, profile)
+        cpus.append((time.process_time() - t0) * 1000.0)
+        peaks.append(tracemalloc.get_traced_memory()[1] / 1e6)
+        tracemalloc.stop()
+        walls.append(reading.ms)
+        for k, v in reading.stages.items():
+            stages.setdefault(k, []).append(v)
+        scene = sample.scene
+        hand = bool(photo.truth.hand_cells)
+        c["read_photos"] += 1
+        if hand:
+            c["hand_scenes"] += 1
+            if reading.status is Status.UNREADABLE or set(photo.truth.hand_cells) & set(
+                reading.uncertain
+            ):
+                c["hand_flagged"] += 1
+        elif reading.status is Status.UNREADABLE:
+            c["false_unreadable"] += 1
+        for cell in ALL_CELLS:
+            if cell in photo.truth.hand_cells:
+                continue
+            c["visible"] += 1
+            got = reading.grid[cell[0]][cell[1]] if reading.ok else None
+            if got is None:
+                c["null"] += 1
+            elif got == scene.island_at(cell):
+                c["right"] += 1
+            else:
+                c["wrong"] += 1
+                if cell not in reading.uncertain:
+                    c["silent"] += 1
+        if reading.ok:
+            for spirit, pos in scene.pawns.items():
+                c["pawns"] += 1
+                got_pos = reading.pawns.get(spirit)
+                if got_pos == pos:
+                    c["pawns_right"] += 1
+                elif got_pos is not None:
+                    c["pawns_wrong"] += 1
+            c["pawns_phantom"] += sum(1 for s in reading.pawns if s not in scene.pawns)
+            truth_gems = set(scene.gems)
+            c["gems"] += len(truth_gems)
+            c["gems_right"] += len(truth_gems & set(reading.gems))
+            c["gems_phantom"] += len(set(reading.gems) - truth_gems)
+    load_after = os.getloadavg()
+
+    lines = [
+        "# Vision benchmark",
+        "",
+        f"Command: `taskset -c 1 .venv/bin/python benchmarks/vision_bench.py --write` "
+        f"(`--n {args.n} --seed {args.seed} --per-setup {args.per_setup}`)",
+        "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()}; Python {platform.python_version()}, OpenCV {cv2.__version__},"
+        f" numpy {np.__version__}; `cv2.setNumThreads(1)`; affinity {sorted(os.sched_getaffinity(0))}",
+        f"- load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)};"
+        f" after: {', '.join(f'{x:.2f}' for x in load_after)} (the machine is shared)",
+        f"- decks: EVAL designs {sorted(designs)} (never used while tuning); "
+        f"{c['sessions']} sessions, {c['photos']} game photos",
+        "",
+        "## Calibration",
+        "",
+        f"- sessions calibrated: {pct(c['sessions'] - sum(cal_fail.values()), c['sessions'])}",
+    ]
+    for reason, n in cal_fail.most_common():
+        lines.append(f"- refused ({n}): {reason}")
+    lines += [
+        f"- photos of refused sessions (not read): {c['photos_uncalibrated']}",
+        "",
+        f"## Readings ({c['read_photos']} photos of calibrated sessions)",
+        "",
+        "| measure | result | target |",
+        "|---|---|---|",
+        f"| visible cells read right | {pct(c['right'], c['visible'])} | 100% |",
+        f"| visible cells left null (doubt) | {pct(c['null'], c['visible'])} | |",
+        f"| wrong islands given | {c['wrong']} | 0 |",
+        f"| **silent misreads** (wrong, not uncertain) | **{c['silent']}** | 0 |",
+        f"| pawns right (photos read ok) | {pct(c['pawns_right'], c['pawns'])} | 100% |",
+        f"| pawns placed wrong / phantom | {c['pawns_wrong']} / {c['pawns_phantom']} | 0 |",
+        f"| gems found (photos read ok) | {pct(c['gems_right'], c['gems'])} | >= 99% |",
+        f"| phantom gems | {c['gems_phantom']} | 0 |",
+        f"| hand scenes flagged | {pct(c['hand_flagged'], c['hand_scenes'])} | 100% |",
+        f"| photos without a hand called unreadable | "
+        f"{pct(c['false_unreadable'], c['read_photos'] - c['hand_scenes'])} | 0 |",
+        "",
+        "## Speed per photo (1640x1232, one core)",
+        "",
+        "| stage | median ms | p95 ms |",
+        "|---|---|---|",
+    ]
+    for name, vals in [*stages.items(), ("total (wall)", walls), ("total (CPU)", cpus)]:
+        p95 = float(np.percentile(vals, 95)) if vals else float("nan")
+        lines.append(f"| {name} | {statistics.median(vals):.1f} | {p95:.1f} |")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    lines += [
+        "",
+        f"Stages after an unreadable verdict are skipped, so stage counts differ. Memory: "
+        f"peak Python/numpy allocations during one reading (tracemalloc) median "
+        f"{statistics.median(peaks):.1f} MB, max {max(peaks):.1f} MB (OpenCV's own buffers "
+        f"are not traced); whole benchmark process peak RSS {rss:.0f} MB, renderer included.",
+        "",
+    ]
+    report = "\n".join(lines)
+    print(report)
+    if args.write:
+        out = ROOT / "benchmarks" / "results" / "vision.md"
+        out.write_text(report)
+        print(f"written to {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
