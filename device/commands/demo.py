@@ -29,7 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="hard",
         help="solo difficulty (default hard: the shortest solo game)",
     )
-    parser.add_argument("--seed", type=int, default=1, help="the game and table (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    parser.add_argument(
+        "--table",
+        type=int,
+        default=1,
+        help="which virtual table: light, camera angle, card layout (default 1)",
+    )
     parser.add_argument(
         "--lang",
         choices=("en", "it"),
@@ -61,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         fast=args.fast,
         out=args.out,
         difficulty=Difficulty(args.difficulty),
+        table=args.table,
     )
     try:
         report = run_demo(options)

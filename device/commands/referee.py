@@ -164,6 +164,7 @@ def _simulate(
     from zefiria.device.camera.simulated import SimulatedTable
     from zefiria.device.referee.demo import (
         DEMO_DESIGN,
+        DEMO_TABLE,
         DemoOptions,
         demo_setup,
         planner_for,
@@ -183,10 +184,9 @@ def _simulate(
     referee, note = open_referee(journal, history, demo_setup(options))
     assert referee is not None
     print(note, flush=True)
-    # The virtual table's session follows the game's seed, so a resumed game is photographed
-    # on the same table as before the cut.
+    # The same virtual table every start, so a resumed game is photographed as before the cut.
     seed = referee.setup.seed
-    table_session = random_setup(seed, DEMO_DESIGN)
+    table_session = random_setup(DEMO_TABLE, DEMO_DESIGN)
     changes = [0]
 
     def photograph(scene: Any) -> Any:

@@ -138,6 +138,7 @@ class Referee:
         self.game_id = uuid.uuid4().hex
         self.out_of_sync = False  # the table differs from the game (refusal, storm, undo)
         self.saved = False
+        self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -255,11 +256,13 @@ class Referee:
     def _read_layout(self, reading: dict[str, Any]) -> Outcome:
         rows = reading.get("grid") or []
         cells = [v for row in rows for v in row]
-        if len(cells) != 25 or any(v is None for v in cells):
-            missing = sum(1 for v in cells if v is None) or 25
-            return Outcome("unreadable", f"{missing} cards not read yet: lay out all 25 cards")
+        if len(cells) != 25:
+            return Outcome("unreadable", "no grid of 25 cards in the reading")
+        grid, missing = self._layout_from(cells, reading.get("uncertain") or [])
+        if grid is None:
+            return Outcome("unreadable", f"{missing} cards not read yet: straighten them")
         try:
-            record = self.setup.record(tuple(int(v) for v in cells))
+            record = self.setup.record(grid)
         except ZefiriaError as exc:
             return Outcome("refused", f"this layout cannot start a game: {exc}")
         start = {"kind": "start", "id": self.game_id, "lang": self.setup.lang}
@@ -270,6 +273,30 @@ class Referee:
         if outcome.kind == "accepted":
             return outcome
         return Outcome("layout", "layout read: place the pawns on the corners")
+
+    def _layout_from(
+        self, cells: list[Any], uncertain: list[Any]
+    ) -> tuple[tuple[int, ...] | None, int]:
+        """The starting grid once every card has been read for sure, and how many are not.
+
+        The starting grid is the one thing never to guess, and a photo may leave a card or
+        two in doubt. Each photo of the layout (the players straighten the cards in between)
+        adds the cards it read for sure; a card read as two different islands, or an island
+        read in two places, means the layout changed: start over from this photo.
+        """
+        doubtful = {(int(c[0]), int(c[1])) for c in uncertain}
+        sure = {
+            i: int(v) for i, v in enumerate(cells) if v is not None and divmod(i, 5) not in doubtful
+        }
+        known = self._layout_seen
+        merged = {**known, **sure}
+        conflict = any(known.get(i, v) != v for i, v in sure.items())
+        if conflict or len(set(merged.values())) != len(merged):
+            merged = sure
+        self._layout_seen = merged
+        if len(merged) < 25:
+            return None, 25 - len(merged)
+        return tuple(merged[i] for i in range(25)), 0
 
     def _judge_setup(self, reading: dict[str, Any]) -> Outcome:
         """Setup: pawns go on corners in turn order; each one seen there is a Place."""

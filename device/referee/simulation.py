@@ -29,7 +29,7 @@ Planner = Callable[[GameState], list[Action]]
 
 # A move is a handful of photos (hand in, hand over, hand out, then still frames); far more
 # than this without a verdict means the referee is stuck, which the simulation reports.
-MAX_FRAMES_PER_MOVE = 40
+MAX_FRAMES_PER_MOVE = 80
 
 
 class SimulationError(RuntimeError):
@@ -186,27 +186,30 @@ class Simulation:
     def _until_verdict(self) -> Outcome:
         """Step the session until it answers something other than "unreadable"."""
         rereads = 0
+        waited = 0  # photos of a still table without an answer
+        patience = self.session.watcher.settings.still_frames + 2
         for _ in range(MAX_FRAMES_PER_MOVE):
             outcome = self.session.step()
             if self.session.stopped:
                 raise SimulationError("the referee stopped")
             if outcome is None:
+                waited = 0 if self.table.busy else waited + 1
+                if waited > patience:
+                    # Still and no answer (the change was too small for the watcher, or the
+                    # straightened cards look the same): press OK, as a player would.
+                    self._press(Event.OK)
+                    waited = 0
                 continue
             if outcome.kind != "unreadable":
                 return outcome
             if not self.table.busy:
-                # A still table the camera could not read: ask again, as a player would.
+                # A still table the camera could not read: a player straightens the cards
+                # (they land a little differently) and the watcher sees the table anew.
                 rereads += 1
                 self.tally.rereads += 1
-                if rereads > 3:
+                if rereads > 8:
                     raise SimulationError(f"the table cannot be read: {outcome.message}")
-                self._press(Event.OK)
-        if not self.table.busy:
-            # Nothing new to see (e.g. the change was too small for the watcher): press OK.
-            self._press(Event.OK)
-            outcome = self.session.step()
-            if outcome is not None and outcome.kind != "unreadable":
-                return outcome
+                self.table.act((2, 2), lambda: None)
         raise SimulationError("the referee gave no verdict")
 
     def _check(self, before: GameState, move: Move, outcome: Outcome) -> None:
