@@ -272,22 +272,33 @@ def align(
     light: F32,
     ref_light: F32,
     centre: F64,
-    ref_centre: F64,
+    ref_centres: F64,
     size: tuple[int, int],
     reach: int,
-) -> tuple[float, float]:
-    """Where the calibration card at ``ref_centre`` fits best within ``reach`` of ``centre``."""
+) -> tuple[tuple[float, float], int]:
+    """Where the card near ``centre`` lies, and which of the candidate calibration cards (at
+    ``ref_centres``) fits it best there (index into ``ref_centres``).
+
+    Each candidate slides over the window; correlation (not squared difference) so that the
+    light on this card, brighter or dimmer than at calibration, does not decide.
+    """
     w, h = size
-    rx, ry = round(ref_centre[0] - w / 2), round(ref_centre[1] - h / 2)
-    t = ref_light[ry : ry + h, rx : rx + w]
     x0, y0 = round(centre[0] - w / 2) - reach, round(centre[1] - h / 2) - reach
     H, W = light.shape
-    if t.shape != (h, w) or x0 < 0 or y0 < 0 or x0 + w + 2 * reach > W or y0 + h + 2 * reach > H:
-        return float(centre[0]), float(centre[1])
+    if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > W or y0 + h + 2 * reach > H:
+        return (float(centre[0]), float(centre[1])), 0
     win = light[y0 : y0 + h + 2 * reach, x0 : x0 + w + 2 * reach]
-    res = cv2.matchTemplate(win, t, cv2.TM_SQDIFF)
-    _, _, loc, _ = cv2.minMaxLoc(res)
-    return (float(x0 + loc[0] + w / 2), float(y0 + loc[1] + h / 2))
+    best = (-2.0, (float(centre[0]), float(centre[1])), 0)
+    for n, ref_centre in enumerate(ref_centres):
+        rx, ry = round(ref_centre[0] - w / 2), round(ref_centre[1] - h / 2)
+        t = ref_light[ry : ry + h, rx : rx + w]
+        if t.shape != (h, w):
+            continue
+        res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if score > best[0]:
+            best = (score, (float(x0 + loc[0] + w / 2), float(y0 + loc[1] + h / 2)), n)
+    return best[1], best[2]
 
 
 def refine_fine(

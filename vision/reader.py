@@ -49,13 +49,15 @@ U8 = NDArray[np.uint8]
 MIN_MARGIN = 0.2  # a cheaper exchange than this (x typical difference) makes a cell uncertain
 MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
 HAND_CELLS = 3  # this many covered cells means something big is over the cards
+ALIGN_CANDIDATES = 4  # islands tried per cell to find where its card lies
 REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
 CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
 FINE_WEIGHT = 1.0  # fine lightness cost added to the colour cost
 RIVALS = 3  # alternatives each cell's island must beat in a pixel vote
 MIN_VOTE = 0.95  # share of telling pixels that must side with the chosen island
 MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
-SURE_MARGIN = 10.0  # a colour margin this wide needs no vote (in effect: always vote)
+MAX_CERTAIN_OWN = 0.35  # a card further than this from its template is left in doubt
+ORACLE: list[int] | None = None  # development only: align with the true islands
 DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
 
 
@@ -157,17 +159,17 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     first = coarse_costs(
         crop_cards(lab, profile.card_centres, profile.card_size), profile.templates
     )
-    best = np.argmin(first, axis=1)
-    spots = np.zeros((len(best), 2))
-    for i, k in enumerate(best):
-        x, y = align(
-            lab[..., 0],
-            ref_l,
-            profile.card_centres[i],
-            profile.card_centres[k],
-            profile.card_size,
-            REFINE,
+    if ORACLE is None:
+        short = np.argsort(first, axis=1)[:, :ALIGN_CANDIDATES]
+    else:
+        short = np.array(ORACLE)[:, None] - 1
+    spots = np.zeros((len(short), 2))
+    for i, ks in enumerate(short):
+        (x, y), n = align(
+            lab[..., 0], ref_l, profile.card_centres[i], profile.card_centres[ks],
+            profile.card_size, REFINE,
         )
+        k = int(ks[n])
         spots[i] = refine_fine(grey, _cache.fine[k], (2 * x + 0.5, 2 * y + 0.5), 2)
     centres = (spots - 0.5) / 2
     feats = crop_cards(lab, centres, profile.card_size)
@@ -196,9 +198,13 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     votes = _votes(cost, choice, crops, deck, scale)
     rows = assignment.row_margins(cost, choice)
     DEBUG.append((margins / scale, rows / scale, votes, own / scale, choice + 1))
+    # Certain only when three independent signs agree: the pixels that tell the island from
+    # its rivals side with it, no cheap exchange with another cell exists, and the card
+    # looks like its template overall (a partly hidden or glared card is not trusted).
     decided = [
-        bool(votes[i] >= MIN_VOTE and margins[i] >= MIN_MARGIN * scale)
-        or bool(margins[i] >= SURE_MARGIN * scale)
+        bool(votes[i] >= MIN_VOTE)
+        and bool(margins[i] >= MIN_MARGIN * scale)
+        and bool(own[i] <= MAX_CERTAIN_OWN * scale)
         for i in range(len(choice))
     ]
     lap("identify")
