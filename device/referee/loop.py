@@ -17,7 +17,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -54,8 +54,13 @@ from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 
+from .confirm import merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
+
+# Photos of a changed table with unread cards the referee asks for before it accepts the
+# cheapest explanation of what it saw (and says which cards it did not see).
+BLIND_LOOKS = 3
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -139,6 +144,8 @@ class Referee:
         self.out_of_sync = False  # the table differs from the game (refusal, storm, undo)
         self.saved = False
         self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
+        self._seen: Observation | None = None  # this still table, merged over its photos
+        self._blind_looks = 0  # photos asked for because cards were not read for sure
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -218,19 +225,32 @@ class Referee:
         if state.phase is Phase.SETUP:
             return self._judge_setup(reading)
         try:
-            observation = observation_from_reading(reading)
+            observation = merge(self._seen, observation_from_reading(reading))
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
+        self._seen = observation
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
             return self._compare(state, observation, "choose with the buttons first")
         verdict = explain(state, observation)
+        blind = sorted(observation.wildcards)
+        if blind and verdict.kind != "illegal" and self._blind_looks < BLIND_LOOKS:
+            # The watcher saw something change; cards the camera did not see may be part of
+            # it (two unread cards swapped look like no change at all): look again first.
+            self._blind_looks += 1
+            where = ", ".join(format_cell(c) for c in blind)
+            return Outcome("unreadable", f"cards not read for sure at {where}: straighten")
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
             # Cheapest first: the players pay the least the rules allow for what they did
             # (Undo is there when they meant a dearer explanation).
-            return self._accept(verdict.best.actions, verdict.best.cost, observation)
+            outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
+            if blind:
+                where = ", ".join(format_cell(c) for c in blind)
+                outcome = replace(outcome, message=f"{outcome.message} (unseen: {where})")
+            return outcome
+        self._seen = None
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
@@ -240,6 +260,8 @@ class Referee:
         return Outcome("refused", verdict.message or todo, put_back=(todo,) if todo else ())
 
     def _in_sync(self) -> Outcome:
+        self._seen = None
+        self._blind_looks = 0
         if self.out_of_sync:
             self.out_of_sync = False
             return Outcome("restored", "the table is right again")
@@ -339,6 +361,8 @@ class Referee:
         after = self.state
         round_started = after.round != before.round
         todo = self._instructions(before, observation)
+        self._seen = None
+        self._blind_looks = 0
         return Outcome(
             "accepted",
             "; ".join(texts),

@@ -117,3 +117,19 @@ def simulated(
 
 
 SPIRITS = (Spirit.BOREA, Spirit.JUGO, Spirit.ETESIA, Spirit.SKYRON, Spirit.AUSTRO)
+
+
+class BlindSpotReader(TruthReader):
+    """The truth with ``blind`` random cards left unread in every photo, as vision abstains."""
+
+    def __init__(self, table: VirtualTable, blind: int, seed: int = 1) -> None:
+        super().__init__(table)
+        self.blind = blind
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, image: Any) -> dict[str, Any]:
+        reading = super().__call__(image)
+        if reading["status"] == "ok":
+            for i in self.rng.choice(SIZE * SIZE, self.blind, replace=False):
+                reading["grid"][i // SIZE][i % SIZE] = None
+        return reading

@@ -6,13 +6,15 @@ from pathlib import Path
 
 import pytest
 from zefiria.device.cli import main
+from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
 from zefiria.device.referee.loop import Referee, Setup, open_referee
+from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
 
-from .referee_doubles import simulated
+from .referee_doubles import BlindSpotReader, simulated
 
 GAMES = [
     Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11),
@@ -98,3 +100,25 @@ def test_the_referee_command_explains_a_bad_config_and_a_missing_profile(
     assert main(["referee", "--config", str(good), "--keyboard"]) == 2
     err = capsys.readouterr().err
     assert "zefiria calibrate" in err
+
+
+@pytest.mark.parametrize("blind", [1, 4, 8])
+def test_unread_cards_never_lead_to_a_wrong_verdict(tmp_path: Path, blind: int) -> None:
+    sim, _, log = simulated(tmp_path, GAMES[1], seed=3)
+    sim.session.reader = BlindSpotReader(sim.table, blind)
+    tally = sim.play()
+    assert tally.wrong == [], "\n".join(log[-20:])
+    assert tally.correct and tally.rereads > 0
+
+
+def test_merge_fills_unread_cards_from_an_earlier_photo_of_the_same_table() -> None:
+    full = tuple(range(1, 26))
+    older = Observation(grid=(None, *full[1:10], None, *full[11:]))
+    newer = Observation(grid=(*full[:5], None, None, *full[7:]), uncertain=frozenset({(4, 4)}))
+    merged = merge(older, newer)
+    assert merged.grid == full and merged.wildcards == frozenset()
+    # one unread card among 24 sure ones is deduced
+    assert deduce(Observation(grid=(None, *full[1:]))).grid == full
+    # a card read in another cell means the table changed: the older photo is dropped
+    moved = Observation(grid=(2, 1, *([None] * 23)))
+    assert merge(older, moved) == moved
