@@ -48,7 +48,7 @@ U8 = NDArray[np.uint8]
 # Confidence rules, in units of the deck's typical difference between two islands.
 MIN_MARGIN = 0.2  # a cheaper exchange than this (x typical difference) makes a cell uncertain
 MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
-HAND_CELLS = 3  # this many covered cells means something big is over the cards
+HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
 ALIGN_CANDIDATES = 4  # islands tried per cell to find where its card lies
 REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
 CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
