@@ -91,6 +91,7 @@ class GameResult:
     spirits: tuple[Spirit, ...]
     score: int
     decision_s: tuple[float, ...]  # wall time of every turn decision
+    solved: bool  # every card home (in storm mode a score of 25 may hide gems)
 
 
 def final_score(state: GameState) -> int:
@@ -114,4 +115,5 @@ def play_game(state: GameState, policy: Policy, seed: int = 0) -> GameResult:
             raise RuntimeError(f"the policy gave no action in phase {state.phase.value}")
         for action in actions:
             state = apply_action(state, action)
-    return GameResult(seed, state.spirits, final_score(state), tuple(times))
+    solved = state.grid == tuple(range(1, len(state.grid) + 1))
+    return GameResult(seed, state.spirits, final_score(state), tuple(times), solved)
