@@ -1,8 +1,9 @@
 """Vision benchmark: calibration and reading on synthetic photos of held-out (EVAL) decks.
 
-    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py            # print the report
-    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py --write    # and save it to
-                                                                         # benchmarks/results/vision.md
+    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py          # print the report
+    taskset -c 1 .venv/bin/python benchmarks/vision_bench.py --write  # and save it
+
+(``--write`` saves benchmarks/results/vision.md.)
 
 Sessions of ``make_dataset(n, seed, EVAL_DESIGNS)``: each session is calibrated once from its
 two calibration photos, then every game photo is read. Rendering is not timed. Reported:
@@ -131,7 +132,8 @@ def main() -> int:
         "",
         f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
         f"{platform.release()}; Python {platform.python_version()}, OpenCV {cv2.__version__},"
-        f" numpy {np.__version__}; `cv2.setNumThreads(1)`; affinity {sorted(os.sched_getaffinity(0))}",
+        f" numpy {np.__version__}; `cv2.setNumThreads(1)`; "
+        f"affinity {sorted(os.sched_getaffinity(0))}",
         f"- load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)};"
         f" after: {', '.join(f'{x:.2f}' for x in load_after)} (the machine is shared)",
         f"- decks: EVAL designs {sorted(designs)} (never used while tuning); "

@@ -10,14 +10,16 @@ reading costs a few milliseconds rather than a pass over 2 megapixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE, Cell
 
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 
 @dataclass(frozen=True)

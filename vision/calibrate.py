@@ -8,6 +8,8 @@ turn into silent misreads during a game.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -22,9 +24,10 @@ from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Status
 
-F32 = NDArray[np.float32]
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 PITCH = 48  # board px per cell: a card is ~40 px wide, plenty for 24x32 features
 MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
@@ -112,7 +115,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     calm = res[rest.astype(bool)]
     med = float(np.median(calm))
     spread = float(np.median(np.abs(calm - med))) + 1e-3
-    mask = (res > med + 10.0 * spread).astype(np.uint8)
+    mask: U8 = (res > med + 10.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = _learn_pawns(lab2, lab, res, mask, centres, cw * ch)
 

@@ -8,13 +8,16 @@ island look wrong. The cost matrix then goes to the joint assignment (each islan
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-F32 = NDArray[np.float32]
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 FEATURE_SIZE = (24, 32)  # (w, h) of a card's identity feature image
 REGIONS = (6, 8)  # (columns, rows) of regions compared separately

@@ -10,14 +10,17 @@ brightness levels, so a dark table, a light table or wood grain all work the sam
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE
 
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F64 = NDArray[Any]
+U8 = NDArray[Any]
+F32 = NDArray[Any]
 
 WORK_SIDE = 800  # the photo is searched at this size (longest side)
 
@@ -52,8 +55,8 @@ class TableModel:
         return out
 
 
-def to_lab(image: U8) -> NDArray[np.float32]:
-    lab: NDArray[np.float32] = cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+def to_lab(image: U8) -> F32:
+    lab: F32 = cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
     return lab
 
 
@@ -85,7 +88,7 @@ def locate_grid(image: U8) -> GridFit:
         ]
     )
     table = TableModel(border)
-    fg = (table.distance(lab) > table.threshold).astype(np.uint8) * 255
+    fg: U8 = (table.distance(lab) > table.threshold).astype(np.uint8) * 255
     k = max(3, round(min(sh, sw) / 200)) | 1
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     fg = _fill_holes(fg)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -10,7 +12,8 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 from .profile import Profile
 from .reading import Reading
 
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+U8 = NDArray[Any]
 
 OK = (60, 200, 60)
 DOUBT = (0, 140, 255)

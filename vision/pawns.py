@@ -8,6 +8,8 @@ red gems are small residual blobs of strongly red chroma that no pawn colour exp
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -17,9 +19,10 @@ from zefiria.engine.state import Position
 
 from .board import BoardGeometry
 
-F32 = NDArray[np.float32]
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 PAWN_SIGMAS = 3.0  # Mahalanobis distance within which a pixel has a pawn's colour
 PAWN_COLOUR_RADIUS = 18.0  # Lab distance used to keep reddish pawns out of the gem mask
@@ -81,7 +84,7 @@ def pawn_blobs(
         sel = close & (nearest == i)
         if not sel.any():
             continue
-        m = np.zeros(mask.shape, np.uint8)
+        m: U8 = np.zeros(mask.shape, np.uint8)
         m[ys[sel], xs[sel]] = 1
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         n, _, stats, cents = cv2.connectedComponentsWithStats(m)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,7 +20,7 @@ class PhotoError(ValueError):
     """A photo that cannot be used, with the file and the reason in the message."""
 
 
-def check_image(image: NDArray[np.uint8], name: str = "image") -> NDArray[np.uint8]:
+def check_image(image: NDArray[Any], name: str = "image") -> NDArray[np.uint8]:
     """``image`` as 3-channel BGR uint8, or :class:`PhotoError` saying why it cannot be."""
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
         raise PhotoError(f"{name}: not an 8-bit image array")
@@ -34,7 +35,8 @@ def check_image(image: NDArray[np.uint8], name: str = "image") -> NDArray[np.uin
         raise PhotoError(f"{name}: image too small ({w}x{h}), need at least {MIN_SIDE} px a side")
     if h * w > MAX_PIXELS:
         raise PhotoError(f"{name}: image too large ({w}x{h})")
-    return np.ascontiguousarray(image)
+    out: NDArray[np.uint8] = np.ascontiguousarray(image)
+    return out
 
 
 def load_photo(path: str | Path) -> NDArray[np.uint8]:
@@ -63,7 +65,7 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
         raise PhotoError(f"{p}: not an image ({type(exc).__name__})") from None
     if w * h > MAX_PIXELS:
         raise PhotoError(f"{p}: image too large ({w}x{h})")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image: NDArray[Any] | None = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         raise PhotoError(f"{p}: not an image OpenCV can decode")
     return check_image(image, str(p))

@@ -25,9 +25,10 @@ VERSION = 1
 N_CARDS = SIZE * SIZE
 N_PAWNS = 5
 
-F32 = NDArray[np.float32]
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 
 class ProfileError(ValueError):

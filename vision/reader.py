@@ -16,6 +16,7 @@ Stages (each timed into ``Reading.stages``):
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import cv2
 import numpy as np
@@ -41,12 +42,13 @@ from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Reading, Status
 
-F32 = NDArray[np.float32]
-F64 = NDArray[np.float64]
-U8 = NDArray[np.uint8]
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
 
 # Confidence rules, in units of the deck's typical difference between two islands.
-MIN_MARGIN = 0.2  # a cheaper exchange than this (x typical difference) makes a cell uncertain
+MIN_MARGIN = 0.4  # a cheaper exchange than this (x typical difference) makes a cell uncertain
 MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
 ALIGN_CANDIDATES = 4  # islands tried per cell to find where its card lies
@@ -54,9 +56,9 @@ REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
 CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
 FINE_WEIGHT = 1.0  # fine lightness cost added to the colour cost
 RIVALS = 3  # alternatives each cell's island must beat in a pixel vote
-MIN_VOTE = 0.95  # share of telling pixels that must side with the chosen island
+MIN_VOTE = 1.0  # every telling pixel must side with the chosen island (tuned on DEV)
 MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
-MAX_CERTAIN_OWN = 0.35  # a card further than this from its template is left in doubt
+MAX_CERTAIN_OWN = 0.25  # a card further than this from its template is left in doubt
 ORACLE: list[int] | None = None  # development only: align with the true islands
 DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
 
@@ -166,8 +168,12 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     spots = np.zeros((len(short), 2))
     for i, ks in enumerate(short):
         (x, y), n = align(
-            lab[..., 0], ref_l, profile.card_centres[i], profile.card_centres[ks],
-            profile.card_size, REFINE,
+            lab[..., 0],
+            ref_l,
+            profile.card_centres[i],
+            profile.card_centres[ks],
+            profile.card_size,
+            REFINE,
         )
         k = int(ks[n])
         spots[i] = refine_fine(grey, _cache.fine[k], (2 * x + 0.5, 2 * y + 0.5), 2)
@@ -342,7 +348,7 @@ def _hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
     ring = res[~inner]
     med = float(np.median(ring[::3]))
     mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
-    m = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
+    m: U8 = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
     if n <= 1:

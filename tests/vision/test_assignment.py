@@ -6,7 +6,6 @@ import itertools
 
 import numpy as np
 import pytest
-
 from zefiria.vision.assignment import row_margins, solve, swap_margins
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
 from zefiria.vision.photo_io import PhotoError, check_image, load_photo
 
 

@@ -13,7 +13,7 @@ KEYS = {"status", "grid", "pawns", "gems", "uncertain", "ms"}
 
 def test_ok_reading_shape() -> None:
     grid = tuple(tuple(r * 5 + c + 1 for c in range(5)) for r in range(5))
-    grid = (grid[0][:4] + (None,), *grid[1:])
+    grid = ((*grid[0][:4], None), *grid[1:])
     reading = Reading(
         status=Status.OK,
         grid=grid,
