@@ -31,7 +31,7 @@ U8 = NDArray[Any]
 
 PITCH = 48  # board px per cell: a card is ~40 px wide, plenty for 24x32 features
 MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
-MAX_UNSURE = 12  # islands the profile may fail to tell apart in its own pawns photo
+MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
 MIN_DETAIL = 3.0  # ...if their printed detail differs by less than this (grey levels, rms)
 

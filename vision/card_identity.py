@@ -272,31 +272,25 @@ def range_error(crop: F32, lo: F32, hi: F32) -> F32:
 
 
 def align(
-    light: F32,
-    ref_light: F32,
-    centre: F64,
-    ref_centres: F64,
-    size: tuple[int, int],
+    image: F32,
+    centre: tuple[float, float],
+    templates: list[F32],
     reach: int,
 ) -> tuple[tuple[float, float], int]:
-    """Where the card near ``centre`` lies, and which of the candidate calibration cards (at
-    ``ref_centres``) fits it best there (index into ``ref_centres``).
+    """Where the card near ``centre`` lies, and which of the candidate ``templates`` fits it
+    best there (its index).
 
     Each candidate slides over the window; correlation (not squared difference) so that the
     light on this card, brighter or dimmer than at calibration, does not decide.
     """
-    w, h = size
+    h, w = templates[0].shape[:2]
     x0, y0 = round(centre[0] - w / 2) - reach, round(centre[1] - h / 2) - reach
-    H, W = light.shape
+    H, W = image.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > W or y0 + h + 2 * reach > H:
-        return (float(centre[0]), float(centre[1])), 0
-    win = light[y0 : y0 + h + 2 * reach, x0 : x0 + w + 2 * reach]
-    best = (-2.0, (float(centre[0]), float(centre[1])), 0)
-    for n, ref_centre in enumerate(ref_centres):
-        rx, ry = round(ref_centre[0] - w / 2), round(ref_centre[1] - h / 2)
-        t = ref_light[ry : ry + h, rx : rx + w]
-        if t.shape != (h, w):
-            continue
+        return centre, 0
+    win = image[y0 : y0 + h + 2 * reach, x0 : x0 + w + 2 * reach]
+    best = (-2.0, centre, 0)
+    for n, t in enumerate(templates):
         res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED)
         _, score, _, loc = cv2.minMaxLoc(res)
         if score > best[0]:

@@ -71,6 +71,7 @@ class _Cache:
         self.lab: F32 | None = None
         self.fine: F32 | None = None
         self.deck: FineDeck | None = None
+        self.half: list[F32] = []
 
 
 _cache = _Cache()
@@ -88,6 +89,8 @@ def _refresh(profile: Profile) -> None:
     _cache.lab = to_lab(profile.board)
     _cache.fine = np.stack([soften(t) for t in profile.fine_templates.astype(np.float32)])
     _cache.deck = FineDeck(_cache.fine)
+    w, h = profile.fine_templates.shape[2] // 2, profile.fine_templates.shape[1] // 2
+    _cache.half = [cv2.resize(t, (w, h), interpolation=cv2.INTER_AREA) for t in _cache.fine]
     _cache.key = profile.board
 
 
@@ -157,7 +160,6 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # is near its calibrated place. It is aligned with the island that fits it best at first
     # sight (a close relative of the right one shares its outline, band and frame), and all
     # candidate islands are then compared on the same pixels.
-    ref_l = ref[..., 0]
     first = coarse_costs(
         crop_cards(lab, profile.card_centres, profile.card_size), profile.templates
     )
@@ -165,16 +167,13 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         short = np.argsort(first, axis=1)[:, :ALIGN_CANDIDATES]
     else:
         short = np.array(ORACLE)[:, None] - 1
+    # Alignment on the printed detail (lighting removed) at half the fine resolution, then
+    # to the fine pixel with the winning island.
+    half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
     spots = np.zeros((len(short), 2))
     for i, ks in enumerate(short):
-        (x, y), n = align(
-            lab[..., 0],
-            ref_l,
-            profile.card_centres[i],
-            profile.card_centres[ks],
-            profile.card_size,
-            REFINE,
-        )
+        x, y = profile.card_centres[i]
+        (x, y), n = align(half, (float(x), float(y)), [_cache.half[k] for k in ks], REFINE)
         k = int(ks[n])
         spots[i] = refine_fine(grey, _cache.fine[k], (2 * x + 0.5, 2 * y + 0.5), 2)
     centres = (spots - 0.5) / 2
