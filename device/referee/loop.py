@@ -316,6 +316,10 @@ class Referee:
         if conflict or len(set(merged.values())) != len(merged):
             merged = sure
         self._layout_seen = merged
+        if len(merged) == 24:  # the last card is the one island not seen elsewhere
+            (cell,) = set(range(25)) - set(merged)
+            (island,) = set(range(1, 26)) - set(merged.values())
+            merged = {**merged, cell: island}
         if len(merged) < 25:
             return None, 25 - len(merged)
         return tuple(merged[i] for i in range(25)), 0
@@ -346,7 +350,8 @@ class Referee:
                 self._push(action)
             except IllegalActionError as exc:
                 self.out_of_sync = True
-                return Outcome("refused", exc.message, put_back=(f"move {exc}",))
+                todo = f"{game.state.active_spirit.title} goes on another corner"
+                return Outcome("refused", exc.message, put_back=(todo,))
             placed.append(action)
         if not placed:
             return Outcome("unchanged", "waiting for the pawns on the corners")

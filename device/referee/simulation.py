@@ -76,6 +76,7 @@ class Simulation:
         self.log = log
         self.tally = Tally()
         self._tries: dict[int, int] = {}
+        self.last_outcome: Outcome | None = None
         self._plan: tuple[tuple[int, int, int], list[Action]] | None = None
 
     def rng(self) -> random.Random:
@@ -86,10 +87,22 @@ class Simulation:
         return random.Random(f"{self.seed}:{played}:{tries}")
 
     # -- the game ----------------------------------------------------------------------------
-    def play(self, max_moves: int = 2000) -> Tally:
+    def play(self, max_moves: int = 2000, max_stuck: int = 25) -> Tally:
+        progress, stuck = -2, 0
         for _ in range(max_moves):
             if self.session.stopped:
                 raise SimulationError("the referee stopped")
+            played = len(self.referee.game.actions) if self.referee.game is not None else -1
+            stuck = stuck + 1 if played == progress else 0
+            progress = played
+            if stuck > max_stuck:
+                # The referee keeps refusing what the players do (the camera misreads the
+                # table, say): a real table would call for help here.
+                raise SimulationError(
+                    f"no progress in {max_stuck} moves; last: {self.last_outcome.message}"
+                    if self.last_outcome
+                    else f"no progress in {max_stuck} moves"
+                )
             if self.referee.over:
                 self._until_verdict()  # the session scores and saves the game
                 if self.referee.saved:
@@ -201,6 +214,7 @@ class Simulation:
                     waited = 0
                 continue
             if outcome.kind != "unreadable":
+                self.last_outcome = outcome
                 return outcome
             if not self.table.busy:
                 # A still table the camera could not read: a player straightens the cards

@@ -108,7 +108,7 @@ def test_unread_cards_never_lead_to_a_wrong_verdict(tmp_path: Path, blind: int) 
     sim.session.reader = BlindSpotReader(sim.table, blind)
     tally = sim.play()
     assert tally.wrong == [], "\n".join(log[-20:])
-    assert tally.correct and tally.rereads > 0
+    assert tally.correct and (blind == 1 or tally.rereads > 0)  # one card is deduced
 
 
 def test_merge_fills_unread_cards_from_an_earlier_photo_of_the_same_table() -> None:
