@@ -1,0 +1,235 @@
+"""Referee benchmark: verdicts, time from "table still" to verdict, memory over 1,000 readings.
+
+    .venv/bin/python benchmarks/referee_bench.py            # writes benchmarks/results/referee.md
+    .venv/bin/python benchmarks/referee_bench.py --quick    # fewer games, prints only
+
+1. End to end with the real vision code: ``zefiria demo`` games (renderer -> simulated camera
+   -> zefiria.vision read_table -> referee). Every legal move must be accepted, every
+   illegal one refused, with zero wrong verdicts; a game the camera cannot get through is
+   reported with the reason.
+2. The referee alone, with a reader that knows the truth but leaves k random cards unread
+   in every photo (tests/device/referee_doubles.py): verdicts and time per verdict.
+3. Memory: games back to back until 1,000 readings, tracemalloc and RSS sampled every 100.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from zefiria.device.referee.demo import DemoOptions, run_demo  # noqa: E402
+from zefiria.device.referee.loop import Setup  # noqa: E402
+from zefiria.device.referee.simulation import SimulationError  # noqa: E402
+from zefiria.engine.spirits import Spirit  # noqa: E402
+from zefiria.engine.state import Difficulty, Mode  # noqa: E402
+
+from tests.device.referee_doubles import BlindSpotReader, simulated  # noqa: E402
+
+DEMOS = [
+    DemoOptions(players=2, mode=Mode.STORM, seed=1, fast=True),
+    DemoOptions(players=1, mode=Mode.STORM, seed=2, fast=True, difficulty=Difficulty.HARD),
+    DemoOptions(players=3, mode=Mode.STANDARD, seed=3, fast=True),
+]
+GAMES = [
+    Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11),
+    Setup(3, Mode.STORM, (Spirit.SKYRON, Spirit.AUSTRO, Spirit.JUGO), seed=12),
+    Setup(1, Mode.STORM, (Spirit.AUSTRO, Spirit.ETESIA, Spirit.BOREA), Difficulty.HARD, seed=13),
+    Setup(4, Mode.STORM, (Spirit.JUGO, Spirit.BOREA, Spirit.AUSTRO, Spirit.SKYRON), seed=14),
+]
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _times(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values) * 1000:.0f} ms / {max(values) * 1000:.0f} ms"
+
+
+def end_to_end(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    for options in DEMOS[:1] if quick else DEMOS:
+        out = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+        label = f"{options.players}p {options.mode.value} seed {options.seed}"
+        started = time.perf_counter()
+        try:
+            report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
+        except (SimulationError, ValueError) as exc:
+            rows.append(
+                {"game": label, "error": str(exc), "seconds": time.perf_counter() - started}
+            )
+            print(f"{label}: stopped: {exc}", flush=True)
+            continue
+        row = {"game": label, **report.summary()}
+        row["times"] = [s for _, s in report.verdict_seconds]
+        rows.append(row)
+        print(f"{label}: {json.dumps(report.summary())}", flush=True)
+    return rows
+
+
+def referee_alone(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    for blind in (0, 4, 8):
+        for setup in GAMES[:2] if quick else GAMES:
+            folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+            sim, _, _ = simulated(folder, setup, seed=setup.seed)
+            if blind:
+                sim.session.reader = BlindSpotReader(sim.table, blind)
+            started = time.perf_counter()
+            tally = sim.play()
+            times = [s for _, s in sim.session.timing.verdicts]
+            rows.append(
+                {
+                    "game": f"{setup.players}p {setup.mode.value}",
+                    "blind": blind,
+                    "legal": tally.legal,
+                    "accepted": tally.accepted,
+                    "illegal": tally.illegal,
+                    "refused": tally.refused,
+                    "wrong": len(tally.wrong),
+                    "rereads": tally.rereads,
+                    "times": times,
+                    "seconds": time.perf_counter() - started,
+                }
+            )
+            print(
+                f"blind {blind} {rows[-1]['game']}: {tally.legal} legal, "
+                f"{tally.illegal} illegal, {len(tally.wrong)} wrong",
+                flush=True,
+            )
+    return rows
+
+
+def memory(readings: int) -> list[tuple[int, float, float]]:
+    """(readings so far, tracemalloc MiB, RSS MiB) every 100 readings, games back to back."""
+    samples: list[tuple[int, float, float]] = []
+    tracemalloc.start()
+    done = 0
+    game = 0
+    next_sample = 0
+    while done < readings:
+        setup = GAMES[game % len(GAMES)]
+        folder = Path(tempfile.mkdtemp(prefix="referee-mem-"))
+        sim, _, _ = simulated(folder, setup, seed=setup.seed + 100 * game)
+        sim.session.reader = BlindSpotReader(sim.table, 4, seed=game)
+        session = sim.session
+        original = session.read_now
+
+        def counted(original: Any = original) -> Any:
+            nonlocal done, next_sample
+            outcome = original()
+            done += 1
+            if done >= next_sample:
+                gc.collect()
+                current, _ = tracemalloc.get_traced_memory()
+                samples.append((done, current / 2**20, rss_mb()))
+                next_sample += 100
+            return outcome
+
+        session.read_now = counted  # type: ignore[method-assign]
+        sim.play()
+        game += 1
+    tracemalloc.stop()
+    return samples
+
+
+def write(
+    path: Path,
+    e2e: list[dict[str, Any]],
+    alone: list[dict[str, Any]],
+    mem: list[tuple[int, float, float]],
+) -> None:
+    lines = [
+        "# Referee benchmark",
+        "",
+        f"`{' '.join(['.venv/bin/python', 'benchmarks/referee_bench.py'])}` on "
+        f"{platform.machine()} {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+        "",
+        'Time from "table still" to verdict = still capture + reading + judging (median / '
+        "worst, per verdict).",
+        "",
+        "## 1. End to end: renderer -> simulated camera -> real vision -> referee",
+        "",
+        "Each game is `zefiria demo --fast` with the options shown.",
+        "",
+        "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
+        "still -> verdict | photos | time | result |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in e2e:
+        if "error" in r:
+            lines.append(
+                f"| {r['game']} | - | - | - | - | - | {r['seconds']:.0f} s | "
+                f"stopped: {r['error']} |"
+            )
+            continue
+        lines.append(
+            f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
+            f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
+            f"{_times(r['times'])} | {r['photos']} | {r['seconds']:.0f} s | "
+            f"{r['score']} VP |"
+        )
+    lines += [
+        "",
+        "## 2. The referee alone: truth reader with k cards left unread in every photo",
+        "",
+        "| game | unread per photo | legal accepted | illegal refused | wrong | re-reads "
+        "| still -> verdict |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in alone:
+        lines.append(
+            f"| {r['game']} | {r['blind']} | {r['accepted']}/{r['legal']} | "
+            f"{r['refused']}/{r['illegal']} | {r['wrong']} | {r['rereads']} | "
+            f"{_times(r['times'])} |"
+        )
+    lines += [
+        "",
+        "## 3. Memory over a long session (games back to back, 4 unread cards per photo)",
+        "",
+        "| readings | tracemalloc (MiB) | RSS (MiB) |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {n} | {t:.2f} | {r:.1f} |" for n, t, r in mem]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games; nothing written")
+    parser.add_argument("--readings", type=int, default=1000)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/referee.md")
+    parser.add_argument("--skip-vision", action="store_true", help="leave out part 1")
+    args = parser.parse_args()
+    e2e = [] if args.skip_vision else end_to_end(args.quick)
+    alone = referee_alone(args.quick)
+    mem = memory(200 if args.quick else args.readings)
+    for n, t, r in mem:
+        print(f"memory after {n} readings: tracemalloc {t:.2f} MiB, RSS {r:.1f} MiB")
+    if not args.quick:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        write(args.out, e2e, alone, mem)
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
