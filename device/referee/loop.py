@@ -412,6 +412,18 @@ class Referee:
             "undone", f"undone: {text}", actions=(last,), put_back=(todo,) if todo else ()
         )
 
+    def undo_turn(self) -> Outcome:
+        """Take back every action of the current turn (the menu's "undo the whole turn")."""
+        game = self._game()
+        before = game.state
+        undone = game.undo_turn()
+        if not undone:
+            return Outcome("refused", "nothing to undo in this turn")
+        self.journal.append({"kind": "undo_turn"})
+        todo = self._instructions(before, observation_of(before))
+        text = f"undone: {len(undone)} actions of {game.state.active_spirit.title}'s turn"
+        return Outcome("undone", text, actions=tuple(undone), put_back=(todo,) if todo else ())
+
     def end_turn(self) -> Outcome:
         state = self.state
         if state.phase is not Phase.TURN or not is_legal(state, EndTurn()):

@@ -98,6 +98,7 @@ class Session:
         self.stopped = False
         self.failure: str | None = None  # why the session stopped by itself (camera gone)
         self._asked = ""  # the question on screen, so it is drawn once
+        self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
 
     # -- one step ---------------------------------------------------------------------------
     def step(self, timeout: float = 0.0) -> Outcome | None:
@@ -154,6 +155,8 @@ class Session:
 
     def press(self, event: Event) -> Outcome | None:
         referee = self.referee
+        if self._menu is not None:
+            return self._game_menu_press(event)
         question, options = referee.choices() if referee.started else ("", ())
         if options:
             return self._menu_press(event, question, options)
@@ -173,11 +176,8 @@ class Session:
             self._hint()
             return None
         elif event is Event.MENU:
-            spends = referee.spend_options()
-            if not spends:
-                self.show(MessageView("Menu", "no red gem to spend"))
-                return None
-            outcome = referee.choose(spends[0])
+            self._open_menu()
+            return None
         else:
             return None
         self.watcher.forget()
@@ -202,6 +202,41 @@ class Session:
             self.stopped = True
             return None
         self._show_menu(question, options)
+        return None
+
+    def _open_menu(self) -> None:
+        """The long-press menu: spend a red gem for +1 AP, undo the whole turn, back."""
+        referee = self.referee
+        items: list[tuple[str, Callable[[], Outcome]]] = []
+        for spend in referee.spend_options():
+            text = describe_action(spend, referee.state, lang=referee.setup.lang)
+            items.append((text, lambda spend=spend: referee.choose(spend)))  # type: ignore[misc]
+        if referee.state.phase is Phase.TURN:
+            items.append(("Undo the whole turn", referee.undo_turn))
+        items.append(("Back", lambda: Outcome("unchanged", "menu closed")))
+        self._menu = items
+        self.selected = 0
+        self.show(MenuView("Menu", tuple(label for label, _ in items), 0))
+
+    def _game_menu_press(self, event: Event) -> Outcome | None:
+        items = self._menu
+        assert items is not None
+        if event is Event.HINT:
+            self.selected = (self.selected + 1) % len(items)
+        elif event is Event.UNDO:
+            self.selected = (self.selected - 1) % len(items)
+        elif event is Event.OK:
+            self._menu = None
+            outcome = items[self.selected][1]()
+            self.watcher.forget()
+            self.present(outcome)
+            return outcome
+        elif event in (Event.MENU, Event.QUIT, Event.SHUTDOWN):
+            self._menu = None
+            self.stopped = event is not Event.MENU
+            self.show(spirit_view(self.referee.state))
+            return None
+        self.show(MenuView("Menu", tuple(label for label, _ in items), self.selected))
         return None
 
     def _show_menu(self, question: str, options: tuple[Action, ...]) -> None:

@@ -135,7 +135,8 @@ class Simulation:
             self._until_verdict()
             return
         if isinstance(move.action, Spend):
-            self._press(Event.MENU)
+            self._press(Event.MENU)  # the menu lists the gems to spend first
+            self._press(Event.OK)
             self._until_verdict()
             return
         self.table.perform(state, move.action, move.who)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from zefiria.device.cli import main
+from zefiria.device.controls.events import Event
+from zefiria.device.display.screens import MenuView
 from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
@@ -122,3 +124,25 @@ def test_merge_fills_unread_cards_from_an_earlier_photo_of_the_same_table() -> N
     # a card read in another cell means the table changed: the older photo is dropped
     moved = Observation(grid=(2, 1, *([None] * 23)))
     assert merge(older, moved) == moved
+
+
+def test_the_menu_undoes_the_whole_turn_and_the_journal_remembers(tmp_path: Path) -> None:
+    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
+    referee = sim.referee
+    while not (referee.started and referee.state.phase is Phase.TURN and referee.state.ap < 4):
+        sim.turn_step()
+    turn_start = referee.state.ap
+    assert turn_start < 5
+    sim.controls.put(Event.MENU)
+    assert sim.session.step() is None
+    menu = screens[-1]
+    assert isinstance(menu, MenuView) and "Undo the whole turn" in menu.items
+    for _ in range(menu.items.index("Undo the whole turn")):
+        sim.controls.put(Event.HINT)
+    sim.controls.put(Event.OK)
+    outcome = None
+    while outcome is None:
+        outcome = sim.session.step()
+    assert outcome.kind == "undone" and referee.state.ap == 5 and outcome.put_back
+    again = Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
+    assert again is not None and again.state == referee.state
