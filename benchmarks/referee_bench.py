@@ -209,6 +209,11 @@ def write(
         "|---|---|---|",
     ]
     lines += [f"| {n} | {t:.2f} | {r:.1f} |" for n, t, r in mem]
+    lines += [
+        "",
+        "tracemalloc counts the Python objects alive at each sample, the game in progress",
+        "included; RSS is the whole process (numpy, OpenCV and the renderer's caches too).",
+    ]
     path.write_text("\n".join(lines) + "\n")
 
 
