@@ -339,9 +339,11 @@ def _hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
     pattern; pawns standing beside the grid (Austro) are small and away from the border.
     """
     g = profile.geometry
+    # Half resolution: an arm is big.
+    lab, ref = lab[::2, ::2], ref[::2, ::2]
     h, w = lab.shape[:2]
     inner = np.zeros((h, w), bool)
-    o = round(g.margin * g.pitch)
+    o = round(g.margin * g.pitch / 2)
     inner[o : h - o, o : w - o] = True
     res = residual(lab, ref)
     ring = res[~inner]
@@ -353,5 +355,5 @@ def _hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
     if n <= 1:
         return False
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    cell_area = g.pitch**2
+    cell_area = (g.pitch / 2) ** 2
     return any(k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area for k in edge)
