@@ -395,8 +395,14 @@ class Referee:
 
     def _push(self, action: Action) -> None:
         """Apply ``action`` (raises IllegalActionError) and journal it before anyone sees it."""
-        self._game().push(action)
-        self.journal.append({"kind": "action", "action": format_action(action)})
+        game = self._game()
+        game.push(action)
+        try:
+            self.journal.append({"kind": "action", "action": format_action(action)})
+        except OSError:
+            # Not on disk means not accepted: the game must not run ahead of its journal.
+            game.undo()
+            raise
 
     # -- buttons --------------------------------------------------------------------------
     def undo(self) -> Outcome:

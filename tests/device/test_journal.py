@@ -69,3 +69,22 @@ def test_set_aside_moves_the_file(tmp_path: Path) -> None:
     second = j2.set_aside("done")
     assert first != second and first.exists() and second.exists()
     assert Journal.open(tmp_path / "journal.jsonl").events == []
+
+
+def test_a_move_that_cannot_be_journaled_is_not_accepted(tmp_path: Path) -> None:
+    from .referee_doubles import simulated
+    from .test_referee_loop import GAMES
+
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=2)
+    for _ in range(8):
+        sim.turn_step()
+    referee = sim.referee
+    before = referee.state
+
+    def full_disk(event: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    referee.journal.append = full_disk  # type: ignore[method-assign]
+    with pytest.raises(OSError, match="No space"):
+        referee.end_turn()
+    assert referee.state == before
