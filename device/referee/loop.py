@@ -70,7 +70,6 @@ OutcomeKind = Literal[
     "waiting",  # the table is not yet as the device asked (a storm, a choice pending)
     "unreadable",  # the camera could not read the table (hand, glare...)
     "layout",  # setup: the grid was read and the game created
-    "choice",  # the players must choose with the buttons (see Referee.choices)
     "undone",
     "turn_ended",
     "over",  # the game has ended and is saved
@@ -250,7 +249,8 @@ class Referee:
                 where = ", ".join(format_cell(c) for c in blind)
                 outcome = replace(outcome, message=f"{outcome.message} (unseen: {where})")
             return outcome
-        self._seen = None
+        self._seen = None  # the players will put things back: a new table to look at
+        self._blind_looks = 0
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
