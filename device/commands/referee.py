@@ -137,7 +137,7 @@ def _serve(
                     setup = replace(setup, deck=str(config.deck))
                 referee, note = open_referee(journal, history, setup)
                 assert referee is not None
-            session = Session(referee, camera, reader, controls, feedback, screen)
+            session = Session(referee, camera, reader, controls, feedback, screen, hinter=_hint)
             while not session.stopped and not referee.saved:
                 session.step(timeout=0.05)
                 watchdog.kick()
@@ -149,6 +149,13 @@ def _serve(
     finally:
         notify.stopping()
         camera.close()
+
+
+def _hint(state: Any) -> list[Any]:
+    """The Hint button: the planner's best turn from here (a second at most on a Pi)."""
+    from zefiria.engine.planner import best_turn
+
+    return list(best_turn(state, budget_s=1.0).actions)
 
 
 def _simulate(
