@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from zefiria.device.cli import main
 from zefiria.device.controls.events import Event
-from zefiria.device.display.screens import MenuView
+from zefiria.device.display.screens import MenuView, MessageView
 from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
@@ -146,3 +146,27 @@ def test_the_menu_undoes_the_whole_turn_and_the_journal_remembers(tmp_path: Path
     assert outcome.kind == "undone" and referee.state.ap == 5 and outcome.put_back
     again = Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
     assert again is not None and again.state == referee.state
+
+
+def test_a_lost_camera_stops_the_session_with_a_reason_and_keeps_the_game(
+    tmp_path: Path,
+) -> None:
+    from zefiria.device.camera.source import CameraError
+
+    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4)
+    for _ in range(12):
+        sim.turn_step()
+    state = sim.referee.state
+
+    class GoneCamera:
+        def grab_preview(self) -> object:
+            raise CameraError("webcam 0: no frame (unplugged?)")
+
+        capture_still = grab_preview
+
+    sim.session.camera = GoneCamera()  # type: ignore[assignment]
+    assert sim.session.step() is None
+    assert sim.session.stopped and "unplugged" in (sim.session.failure or "")
+    assert isinstance(screens[-1], MessageView) and "camera" in screens[-1].text
+    again = Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
+    assert again is not None and again.state == state
