@@ -115,7 +115,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     calm = res[rest.astype(bool)]
     med = float(np.median(calm))
     spread = float(np.median(np.abs(calm - med))) + 1e-3
-    mask: U8 = (res > med + 10.0 * spread).astype(np.uint8)
+    mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = _learn_pawns(lab2, lab, res, mask, centres, cw * ch)
 

@@ -150,9 +150,11 @@ def _boundaries(table: F64, probe: int) -> tuple[list[float], float]:
     reach = round(0.3 * probe)
     lines: list[float] = []
     # Outer edges: where the table share first falls below half, coming from outside.
-    lo = off - reach + int(np.argmax(p[off - reach : off + reach] < 0.5))
-    tail = p[off + SIZE * probe - reach : off + SIZE * probe + reach][::-1]
-    hi = off + SIZE * probe + reach - int(np.argmax(tail < 0.5))
+    # (no crossing at all: keep the current line rather than the window's end)
+    head = p[off - reach : off + reach] < 0.5
+    lo = off - reach + int(np.argmax(head)) if head.any() else off
+    tail = p[off + SIZE * probe - reach : off + SIZE * probe + reach][::-1] < 0.5
+    hi = off + SIZE * probe + reach - int(np.argmax(tail)) if tail.any() else off + SIZE * probe
     inner = p[off : off + SIZE * probe]
     floor = float(np.median(inner))
     lines.append(float(lo))
@@ -180,14 +182,34 @@ def _fit_gaps(fg: NDArray[np.float32], lattice_to_small: F64) -> GridFit:
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
     )
     table = 1.0 - rect
-    span = slice(off, off + SIZE * PROBE)
-    xs, w = _boundaries(table[span].mean(axis=0), PROBE)
-    ys, h = _boundaries(table[:, span].mean(axis=1), PROBE)
+    # Each row's column lines and each column's row lines separately: a sheared first guess
+    # (a grid turned and tilted) then shows as centres off a separable lattice, which the
+    # homography refit below straightens.
+    row_lines = []
+    col_lines = []
+    widths, heights = [], []
+    for k in range(SIZE):
+        band = slice(off + k * PROBE + PROBE // 5, off + (k + 1) * PROBE - PROBE // 5)
+        xs, w = _boundaries(table[band].mean(axis=0), PROBE)
+        ys, h = _boundaries(table[:, band].mean(axis=1), PROBE)
+        row_lines.append(xs)
+        col_lines.append(ys)
+        widths.append(w)
+        heights.append(h)
+    w, h = float(np.median(widths)), float(np.median(heights))
     if min(w, h) < 0.5 or w > 1.0 or h > 1.0:
         raise GridNotFoundError("the cards do not divide into a 5x5 grid")
-    cx = [((xs[c] + xs[c + 1]) / 2 - off) / PROBE for c in range(SIZE)]
-    cy = [((ys[r] + ys[r + 1]) / 2 - off) / PROBE for r in range(SIZE)]
-    found = np.array([[cx[c], cy[r]] for r in range(SIZE) for c in range(SIZE)], np.float64)
+    found = np.array(
+        [
+            [
+                ((row_lines[r][c] + row_lines[r][c + 1]) / 2 - off) / PROBE,
+                ((col_lines[c][r] + col_lines[c][r + 1]) / 2 - off) / PROBE,
+            ]
+            for r in range(SIZE)
+            for c in range(SIZE)
+        ],
+        np.float64,
+    )
     target = np.array([[i % SIZE + 0.5, i // SIZE + 0.5] for i in range(SIZE * SIZE)])
     pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), lattice_to_small).reshape(-1, 2)
     hom, _ = cv2.findHomography(target, pts, 0)
