@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.device.controls.events import Event
+from zefiria.device.controls.lights import Feedback
 from zefiria.device.display.screens import (
     HintView,
     MenuView,
@@ -45,14 +46,6 @@ class Camera(Protocol):
 
 class Controls(Protocol):
     def next_event(self, timeout: float | None = None) -> Event | None: ...
-
-
-class Feedback(Protocol):
-    def ready(self) -> None: ...
-    def busy(self) -> None: ...
-    def accepted(self) -> None: ...
-    def refused(self) -> None: ...
-    def mismatch(self) -> None: ...
 
 
 Reader = Callable[[Image], dict[str, Any]]  # a still photo -> the reading contract's JSON dict
