@@ -156,7 +156,14 @@ def run_demo(
     capture = open_display(DisplayConfig(driver="capture"), frames_dir)
     gif = open_display(DisplayConfig(driver="gifanim"), out / "oled.gif")
 
+    shown: list[Screen] = []
+
     def screen(view: Screen) -> None:
+        # The same screen twice is one frame: the GIF writer merges identical frames and
+        # adds up their durations, which overflow GIF's 16-bit delay after 44 repeats.
+        if shown and shown[-1] == view:
+            return
+        shown[:] = [view]
         show(capture, view)
         show(gif, view)
 
