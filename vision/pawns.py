@@ -112,7 +112,7 @@ def find_pawns(
     blobs = pawn_blobs(lab, expected, mask, colours, icovs)
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blob = blobs[i]
-        if blob is None or blob[0] < 0.3 * areas[i]:
+        if blob is None or blob[0] < 0.45 * areas[i]:
             continue
         area, x, y = blob
         found[spirit] = cell_of(geometry, x - offsets[i][0], y - offsets[i][1])
