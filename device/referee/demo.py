@@ -262,9 +262,6 @@ def planner_for(fast: bool, log: Callable[[str], None]) -> Callable[[GameState],
 
 
 def _prefix(referee: Referee) -> str:
-    if not referee.started:
-        return "setup  "
-    s = referee.state
-    if s.round == 0:
-        return "setup  "
-    return f"r{s.round} {s.active_spirit.title:<6} {s.ap}AP  "
+    if not referee.started or referee.state.round == 0:
+        return "setup "
+    return f"r{referee.state.round:<5}"

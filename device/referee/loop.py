@@ -87,6 +87,7 @@ class Outcome:
     put_back: tuple[str, ...] = ()  # what the players must change on the table
     round_started: bool = False  # a new round began (a storm may have struck)
     score: int | None = None  # "over": the final score, and ``message`` its rating
+    ap_left: int | None = None  # "accepted" in a turn: the mover's AP after the move
 
 
 @dataclass(frozen=True)
@@ -368,6 +369,11 @@ class Referee:
         todo = self._instructions(before, observation)
         self._seen = None
         self._blind_looks = 0
+        same_turn = (after.round, after.active, after.turns_done) == (
+            before.round,
+            before.active,
+            before.turns_done,
+        )
         return Outcome(
             "accepted",
             "; ".join(texts),
@@ -375,6 +381,7 @@ class Referee:
             cost=cost,
             put_back=(todo,) if todo else (),
             round_started=round_started,
+            ap_left=after.ap if same_turn else 0,  # the turn ended: nothing left
         )
 
     def _instructions(self, before: GameState, observation: Observation) -> str:

@@ -29,7 +29,7 @@ from zefiria.device.display.screens import (
     SpiritView,
     StormView,
 )
-from zefiria.engine.actions import Action
+from zefiria.engine.actions import Action, Place
 from zefiria.engine.notation import describe_action, format_cell
 from zefiria.engine.state import GameState, Phase, StormEffect
 
@@ -272,8 +272,8 @@ class Session:
             return
         if kind in ("accepted", "turn_ended", "undone"):
             self.feedback.accepted()
-            if kind == "accepted" and referee.state.phase is not Phase.SETUP:
-                self.show(MoveView(True, outcome.message, ap=referee.state.ap))
+            if kind == "accepted" and not all(isinstance(a, Place) for a in outcome.actions):
+                self.show(MoveView(True, outcome.message, ap=outcome.ap_left))
         elif kind == "layout":
             self.feedback.ready()
             self.show(MessageView("Setup", outcome.message))
