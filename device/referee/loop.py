@@ -57,6 +57,7 @@ from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 from .confirm import merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
+from .words import word
 
 # Photos of a changed table with unread cards the referee asks for before it accepts the
 # cheapest explanation of what it saw (and says which cards it did not see).
@@ -194,6 +195,9 @@ class Referee:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
+    def _w(self, key: str, **values: object) -> str:
+        return word(self.setup.lang, key, **values)
+
     def _game(self) -> Game:
         if self.game is None:
             raise RuntimeError("the game has not started: the layout was not read yet")
@@ -231,7 +235,7 @@ class Referee:
         self._seen = observation
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
-            return self._compare(state, observation, "choose with the buttons first")
+            return self._compare(state, observation, self._w("choose_first"))
         verdict = explain(state, observation)
         blind = sorted(observation.wildcards)
         if blind and verdict.kind != "illegal" and self._blind_looks < BLIND_LOOKS:
@@ -239,7 +243,7 @@ class Referee:
             # it (two unread cards swapped look like no change at all): look again first.
             self._blind_looks += 1
             where = ", ".join(format_cell(c) for c in blind)
-            return Outcome("unreadable", f"cards not read for sure at {where}: straighten")
+            return Outcome("unreadable", self._w("unsure", where=where))
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -265,8 +269,8 @@ class Referee:
         self._blind_looks = 0
         if self.out_of_sync:
             self.out_of_sync = False
-            return Outcome("restored", "the table is right again")
-        return Outcome("unchanged", "no change")
+            return Outcome("restored", self._w("right_again"))
+        return Outcome("unchanged", self._w("no_change"))
 
     def _compare(self, state: GameState, observation: Observation, note: str) -> Outcome:
         diffs = table_differences(state, observation)
@@ -283,7 +287,7 @@ class Referee:
             return Outcome("unreadable", "no grid of 25 cards in the reading")
         grid, missing = self._layout_from(cells, reading.get("uncertain") or [])
         if grid is None:
-            return Outcome("unreadable", f"{missing} cards not read yet: straighten them")
+            return Outcome("unreadable", self._w("not_read", n=missing))
         try:
             record = self.setup.record(grid)
         except ZefiriaError as exc:
@@ -295,7 +299,7 @@ class Referee:
         outcome = self._judge_setup(reading)
         if outcome.kind == "accepted":
             return outcome
-        return Outcome("layout", "layout read: place the pawns on the corners")
+        return Outcome("layout", self._w("layout"))
 
     def _layout_from(
         self, cells: list[Any], uncertain: list[Any]
@@ -415,7 +419,7 @@ class Referee:
     def undo(self) -> Outcome:
         game = self._game()
         if not game.actions or game.state.phase is Phase.OVER:
-            return Outcome("refused", "nothing to undo")
+            return Outcome("refused", self._w("nothing_to_undo"))
         before = game.state
         last = game.undo()
         self.journal.append({"kind": "undo"})
@@ -440,13 +444,13 @@ class Referee:
     def end_turn(self) -> Outcome:
         state = self.state
         if state.phase is not Phase.TURN or not is_legal(state, EndTurn()):
-            return Outcome("refused", "the turn cannot end now")
+            return Outcome("refused", self._w("cannot_end"))
         who = state.active_spirit.title
         self._push(EndTurn())
         todo = self._instructions(state, observation_of(state))
         return Outcome(
             "turn_ended",
-            f"{who}'s turn is over",
+            self._w("turn_over", who=who),
             actions=(EndTurn(),),
             put_back=(todo,) if todo else (),
             round_started=self.state.round != state.round,
@@ -462,13 +466,13 @@ class Referee:
         state = self.state
         if state.phase is Phase.CHOOSE_FIRST:
             awake = tuple(ChooseFirst(s) for s in state.spirits if s is not state.sleeping)
-            return "Who plays first?", awake
+            return self._w("first"), awake
         if state.phase is Phase.CHOOSE_SLEEPER:
-            return "Who sleeps next round?", tuple(ChooseSleeper(s) for s in state.played)
+            return self._w("sleeper"), tuple(ChooseSleeper(s) for s in state.played)
         if state.phase is Phase.AUSTRO_EXIT:
             pos = state.pawns[state.active]
             assert pos is not None
-            return "Austro leaves beside", tuple(Leave(c) for c in nearest_edge_cells(pos.cell))
+            return self._w("austro_exit"), tuple(Leave(c) for c in nearest_edge_cells(pos.cell))
         return "", ()
 
     def spend_options(self) -> tuple[Spend, ...]:

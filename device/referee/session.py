@@ -35,6 +35,7 @@ from zefiria.engine.state import GameState, Phase, StormEffect
 
 from .loop import Outcome, Referee
 from .watcher import StillnessWatcher
+from .words import word
 
 Image = NDArray[np.uint8]
 
@@ -93,6 +94,9 @@ class Session:
         self._asked = ""  # the question on screen, so it is drawn once
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
 
+    def _w(self, key: str, **values: object) -> str:
+        return word(self.referee.setup.lang, key, **values)
+
     # -- one step ---------------------------------------------------------------------------
     def step(self, timeout: float = 0.0) -> Outcome | None:
         """Handle one button event (waiting up to ``timeout``) or else one preview frame."""
@@ -123,7 +127,7 @@ class Session:
     def _camera_failed(self, exc: BaseException) -> None:
         # Nothing is lost: the journal holds every accepted move, the game resumes later.
         self.log(f"camera: {exc}")
-        self.show(MessageView("Camera", f"camera problem: {exc}"))
+        self.show(MessageView(self._w("camera"), str(exc)))
         self.failure = f"camera: {exc}"
         self.stopped = True
 
@@ -205,11 +209,11 @@ class Session:
             text = describe_action(spend, referee.state, lang=referee.setup.lang)
             items.append((text, lambda spend=spend: referee.choose(spend)))  # type: ignore[misc]
         if referee.state.phase is Phase.TURN:
-            items.append(("Undo the whole turn", referee.undo_turn))
-        items.append(("Back", lambda: Outcome("unchanged", "menu closed")))
+            items.append((self._w("undo_turn"), referee.undo_turn))
+        items.append((self._w("back"), lambda: Outcome("unchanged", self._w("menu_closed"))))
         self._menu = items
         self.selected = 0
-        self.show(MenuView("Menu", tuple(label for label, _ in items), 0))
+        self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), 0))
 
     def _game_menu_press(self, event: Event) -> Outcome | None:
         items = self._menu
@@ -229,7 +233,7 @@ class Session:
             self.stopped = event is not Event.MENU
             self.show(spirit_view(self.referee.state))
             return None
-        self.show(MenuView("Menu", tuple(label for label, _ in items), self.selected))
+        self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), self.selected))
         return None
 
     def _show_menu(self, question: str, options: tuple[Action, ...]) -> None:
@@ -239,7 +243,7 @@ class Session:
 
     def _hint(self) -> None:
         if self.hinter is None or self.referee.state.phase is not Phase.TURN:
-            self.show(HintView("no hint now"))
+            self.show(HintView(self._w("no_hint")))
             return
         plan = self.hinter(self.referee.state)
         state = self.referee.state
@@ -268,7 +272,14 @@ class Session:
             state = referee.state
             self.feedback.ready()
             assert outcome.score is not None
-            self.show(ScoreView(outcome.score, outcome.message, details=state.config.mode.value))
+            self.show(
+                ScoreView(
+                    outcome.score,
+                    outcome.message,
+                    title=self._w("final"),
+                    details=state.config.mode.value,
+                )
+            )
             return
         if kind in ("accepted", "turn_ended", "undone"):
             self.feedback.accepted()
@@ -276,7 +287,7 @@ class Session:
                 self.show(MoveView(True, outcome.message, ap=outcome.ap_left))
         elif kind == "layout":
             self.feedback.ready()
-            self.show(MessageView("Setup", outcome.message))
+            self.show(MessageView(self._w("setup"), outcome.message))
             return
         if not referee.started:
             return
@@ -288,6 +299,8 @@ class Session:
                     state.config.purple_gems,
                     state.purple_left,
                     storm=state.last_storm is not None,
+                    label=self._w("round"),
+                    gems_label=self._w("gems_left"),
                 )
             )
             storm = storm_view(state)
@@ -295,7 +308,7 @@ class Session:
                 self.show(storm)
         if outcome.put_back:
             self.feedback.mismatch()
-            self.show(MessageView("On the table", "; ".join(outcome.put_back)))
+            self.show(MessageView(self._w("on_table"), "; ".join(outcome.put_back)))
         elif kind in ("restored", "accepted", "turn_ended", "undone"):
             self.feedback.ready()
             self.show(spirit_view(state))

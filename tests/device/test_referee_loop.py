@@ -167,6 +167,14 @@ def test_a_lost_camera_stops_the_session_with_a_reason_and_keeps_the_game(
     sim.session.camera = GoneCamera()  # type: ignore[assignment]
     assert sim.session.step() is None
     assert sim.session.stopped and "unplugged" in (sim.session.failure or "")
-    assert isinstance(screens[-1], MessageView) and "camera" in screens[-1].text
+    assert isinstance(screens[-1], MessageView) and "unplugged" in screens[-1].text
     again = Referee.resume(Journal.open(tmp_path / "journal.jsonl"))
     assert again is not None and again.state == state
+
+
+def test_an_italian_game_speaks_italian(tmp_path: Path) -> None:
+    setup = Setup(2, Mode.STANDARD, (Spirit.JUGO, Spirit.AUSTRO), lang="it", seed=8)
+    sim, screens, log = simulated(tmp_path, setup, seed=8)
+    sim.play()
+    assert any("il tavolo è di nuovo giusto" in line for line in log)
+    assert any(isinstance(s, MessageView) and s.title == "Sul tavolo" for s in screens)
