@@ -178,3 +178,25 @@ def test_an_italian_game_speaks_italian(tmp_path: Path) -> None:
     sim.play()
     assert any("il tavolo è di nuovo giusto" in line for line in log)
     assert any(isinstance(s, MessageView) and s.title == "Sul tavolo" for s in screens)
+
+
+def test_the_setup_menu_is_answered_with_the_buttons() -> None:
+    from zefiria.device.controls.events import EventQueue
+    from zefiria.device.referee.menu import MenuClosed, choose_setup
+
+    controls = EventQueue()
+    presses = [Event.OK, Event.OK, Event.HINT, Event.OK, Event.OK, Event.HINT, Event.OK]
+    for event in presses:  # English, 2 players, storm, Borea, then the second left: Etesia
+        controls.put(event)
+    shown: list[object] = []
+    setup = choose_setup(controls, shown.append)
+    assert (setup.players, setup.mode, setup.spirits) == (
+        2,
+        Mode.STORM,
+        (Spirit.BOREA, Spirit.ETESIA),
+    )
+    assert setup.lang == "en" and shown
+    controls.put(Event.UNDO)
+    controls.put(Event.QUIT)
+    with pytest.raises(MenuClosed):
+        choose_setup(controls, shown.append)
