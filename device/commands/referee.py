@@ -130,7 +130,7 @@ def _serve(
             print(note, flush=True)
             if referee is None:
                 try:
-                    setup = choose_setup(controls, screen, config.language)
+                    setup = choose_setup(controls, screen, config.language, watchdog.kick)
                 except MenuClosed:
                     return 0
                 if config.deck is not None:

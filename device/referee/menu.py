@@ -30,50 +30,60 @@ def pick(
     title: str,
     options: Sequence[tuple[str, T]],
     selected: int = 0,
+    idle: Callable[[], object] = lambda: None,
 ) -> T:
-    """Show ``options`` and wait for the buttons; raise :class:`MenuClosed` on quit."""
+    """Show ``options`` and wait for the buttons; raise :class:`MenuClosed` on quit.
+
+    ``idle`` runs every half second while nobody presses anything (the systemd watchdog
+    must hear from the referee while the menu waits).
+    """
     labels = tuple(label for label, _ in options)
+    show(MenuView(title, labels, selected))
     while True:
-        show(MenuView(title, labels, selected))
-        event = controls.next_event(timeout=None)
+        event = controls.next_event(timeout=0.5)
+        if event is None:
+            idle()
+            continue
         if event is Event.HINT or event is Event.END_TURN:
             selected = (selected + 1) % len(options)
         elif event is Event.UNDO:
             selected = (selected - 1) % len(options)
         elif event is Event.OK:
             return options[selected][1]
-        elif event in (Event.QUIT, Event.SHUTDOWN, None):
+        elif event in (Event.QUIT, Event.SHUTDOWN):
             raise MenuClosed(title)
+        show(MenuView(title, labels, selected))
 
 
-def choose_setup(controls: Controls, show: Callable[[Screen], None], lang: str = "en") -> Setup:
+def choose_setup(
+    controls: Controls,
+    show: Callable[[Screen], None],
+    lang: str = "en",
+    idle: Callable[[], object] = lambda: None,
+) -> Setup:
     """Ask the players for a game; raise :class:`MenuClosed` if they quit."""
-    lang = pick(
-        controls,
-        show,
+
+    def ask(title: str, options: Sequence[tuple[str, T]], selected: int = 0) -> T:
+        return pick(controls, show, title, options, selected, idle)
+
+    lang = ask(
         "Language",
         [("English", "en"), ("Italiano", "it")],
         0 if lang == "en" else 1,
     )
     it = lang == "it"
-    players = pick(
-        controls,
-        show,
+    players = ask(
         "Giocatori" if it else "Players",
         [("1 (solo)", 1), ("2", 2), ("3", 3), ("4", 4)],
         1,
     )
-    mode = pick(
-        controls,
-        show,
+    mode = ask(
         "Modo" if it else "Mode",
         [("Standard", Mode.STANDARD), ("Storm", Mode.STORM)],
     )
     difficulty: Difficulty | None = None
     if players == 1:
-        difficulty = pick(
-            controls,
-            show,
+        difficulty = ask(
             "Difficoltà" if it else "Difficulty",
             [(d.value.capitalize(), d) for d in Difficulty],
             1,
@@ -82,5 +92,5 @@ def choose_setup(controls: Controls, show: Callable[[Screen], None], lang: str =
     for seat in range(3 if players == 1 else players):
         left = [(s.title, s) for s in Spirit if s not in spirits]
         title = f"{'Spirito' if it else 'Spirit'} {seat + 1}"
-        spirits.append(pick(controls, show, title, left))
+        spirits.append(ask(title, left))
     return Setup(players, mode, tuple(spirits), difficulty, lang)
