@@ -108,6 +108,10 @@ def locate_grid(image: U8) -> GridFit:
     sharp = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
     raw = (table.distance(to_lab(sharp)) > table.threshold).astype(np.float32)
     hom = np.linalg.inv(guess)
+    # Where the cards stand apart, their own blobs are the best evidence: the outline's
+    # corners can be off (rounded, turned corner cards) by enough to shear the lattice.
+    for _ in range(2):
+        hom, _ = _fit_blobs(raw, hom)
     for _ in range(3):  # each pass straightens the lattice the next one measures in
         fit = _fit_gaps(raw, hom)
         hom = fit.lattice_to_image
@@ -140,6 +144,36 @@ def _outline_quad(mask: U8) -> F64 | None:
         return None
     out: F64 = q[order]
     return out
+
+
+def _fit_blobs(fg: NDArray[np.float32], lattice_to_small: F64) -> tuple[F64, bool]:
+    """The lattice refitted to the centres of the cards that show as separate blobs."""
+    m = cv2.erode((fg > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, _, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
+    if n <= 1:
+        return lattice_to_small, False
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    ref = float(np.median(np.sort(areas)[-SIZE * SIZE :]))
+    keep = [k + 1 for k in range(n - 1) if 0.5 * ref <= areas[k] <= 1.6 * ref]
+    if len(keep) < 12:
+        return lattice_to_small, False
+    pts = cents[keep].astype(np.float64)
+    lat = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(lattice_to_small))
+    lat = lat.reshape(-1, 2)
+    cell = np.floor(lat)
+    frac = lat - cell
+    ok = np.all((cell >= 0) & (cell < SIZE) & (frac > 0.1) & (frac < 0.9), axis=1)
+    ids = cell[:, 1] * SIZE + cell[:, 0]
+    uniq, counts = np.unique(ids[ok], return_counts=True)
+    single = set(uniq[counts == 1].tolist())
+    use = [i for i in range(len(pts)) if ok[i] and ids[i] in single]
+    if len(use) < 12:
+        return lattice_to_small, False
+    target = cell[use] + 0.5
+    hom, _ = cv2.findHomography(target, pts[use], cv2.RANSAC, 3.0)
+    if hom is None:
+        return lattice_to_small, False
+    return np.asarray(hom, np.float64), True
 
 
 def _boundaries(table: F64, probe: int) -> tuple[list[float], float]:
