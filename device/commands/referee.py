@@ -144,11 +144,26 @@ def _serve(
             if session.failure is not None:
                 # The journal keeps the game: it resumes when the camera is back.
                 return _fail(f"{session.failure}; the game is kept and resumes at the next start")
+            if session.shutdown:
+                return _power_off(screen)
             if session.stopped:
                 return 0
     finally:
         notify.stopping()
         camera.close()
+
+
+def _power_off(screen: Any) -> int:
+    """The long press on Undo: everything is on disk already, so say so and power off."""
+    import subprocess
+
+    from zefiria.device.display.screens import MessageView
+
+    screen(MessageView("Zefiria", "safe to unplug when the green light is off"))
+    # The journal is fsynced after every move: nothing is left to save. logind lets the
+    # service's user power off (the polkit rule systemd/install.sh installs).
+    done = subprocess.run(["systemctl", "poweroff"], check=False)
+    return 0 if done.returncode == 0 else _fail("systemctl poweroff failed: switch off by hand")
 
 
 def _hint(state: Any) -> list[Any]:

@@ -91,6 +91,7 @@ class Session:
         self.selected = 0  # highlighted item of a button menu
         self.stopped = False
         self.failure: str | None = None  # why the session stopped by itself (camera gone)
+        self.shutdown = False  # stopped by the long press on Undo: power the Pi off
         self._asked = ""  # the question on screen, so it is drawn once
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
 
@@ -161,6 +162,7 @@ class Session:
             self.watcher.forget()
             return self.read_now()
         if event in (Event.QUIT, Event.SHUTDOWN):
+            self.shutdown = event is Event.SHUTDOWN
             self.stopped = True
             return None
         if not referee.started:
