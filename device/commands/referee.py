@@ -131,8 +131,8 @@ def _serve(
             if referee is None:
                 try:
                     setup = choose_setup(controls, screen, config.language, watchdog.kick)
-                except MenuClosed:
-                    return 0
+                except MenuClosed as closed:
+                    return _power_off(screen) if closed.shutdown else 0
                 if config.deck is not None:
                     setup = replace(setup, deck=str(config.deck))
                 referee, note = open_referee(journal, history, setup)

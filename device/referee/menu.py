@@ -23,6 +23,10 @@ T = TypeVar("T")
 class MenuClosed(Exception):
     """The players quit (or asked to shut down) in the middle of the menu."""
 
+    def __init__(self, title: str, shutdown: bool = False) -> None:
+        super().__init__(title)
+        self.shutdown = shutdown
+
 
 def pick(
     controls: Controls,
@@ -51,7 +55,7 @@ def pick(
         elif event is Event.OK:
             return options[selected][1]
         elif event in (Event.QUIT, Event.SHUTDOWN):
-            raise MenuClosed(title)
+            raise MenuClosed(title, shutdown=event is Event.SHUTDOWN)
         show(MenuView(title, labels, selected))
 
 
