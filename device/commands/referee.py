@@ -190,12 +190,12 @@ def _simulate(
         DemoOptions,
         demo_setup,
         planner_for,
+        virtual_table,
         vision_reader,
     )
     from zefiria.device.referee.loop import open_referee
     from zefiria.device.referee.session import Session
     from zefiria.device.referee.simulation import Simulation, SimulationError
-    from zefiria.device.referee.virtual_players import VirtualTable
     from zefiria.engine.state import Mode
     from zefiria.vision.calibrate import CalibrationError
     from zefiria.vision.synthetic.dataset import random_setup
@@ -209,13 +209,7 @@ def _simulate(
     # The same virtual table every start, so a resumed game is photographed as before the cut.
     seed = referee.setup.seed
     table_session = random_setup(DEMO_TABLE, DEMO_DESIGN)
-    changes = [0]
-
-    def photograph(scene: Any) -> Any:
-        changes[0] += 1
-        return table_session.photo(scene, seed=seed * 7919 + changes[0]).image
-
-    table = VirtualTable(photograph)
+    table = virtual_table(table_session, seed)
     if referee.started:
         table.restore(referee.state)
     work = config.data_dir / "simulated"

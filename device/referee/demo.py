@@ -19,20 +19,27 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.actions import Action
 from zefiria.engine.errors import ZefiriaError
+from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameState, Mode
 
 from .history import History
 from .journal import Journal
 from .loop import Referee, Setup
+from .session import Session
 from .simulation import Simulation, Tally
 from .virtual_players import VirtualTable
+from .watcher import StillnessWatcher, WatchSettings
+
+if TYPE_CHECKING:  # the renderer pulls in OpenCV: imported only when a demo runs
+    from zefiria.vision.synthetic.dataset import Setup as TableSession
+    from zefiria.vision.synthetic.scene import Scene
 
 Image = NDArray[np.uint8]
 
@@ -132,24 +139,16 @@ def run_demo(
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
 
+    # 1. The virtual table, photographed by the simulated camera; the vision calibrated on
+    # the session's calibration photos.
     table_session = random_setup(options.table, options.design)
     if options.photo_size is not None:
         table_session = replace(table_session, size=options.photo_size)
-    # 2. The virtual table, photographed by the simulated camera.
-    changes = [0]
-
-    def photograph(scene: Any) -> Image:
-        # Each change of the cards nudges them a little, as hands do; a still table
-        # photographs the same (VirtualTable caches it).
-        changes[0] += 1
-        return table_session.photo(scene, seed=options.seed * 7919 + changes[0]).image
-
-    table = VirtualTable(photograph)
+    table = virtual_table(table_session, options.seed)
     camera = SimulatedTable(table.photo, preview_size=(320, 240))
-
     reader = vision_reader(table_session, out, log) if reader_for is None else reader_for(table)
 
-    # 3. The OLED, as PNG frames and a GIF.
+    # 2. The OLED, as PNG frames and a GIF.
     frames_dir = out / "oled"
     for old in frames_dir.glob("frame_*.png"):
         old.unlink()
@@ -167,7 +166,7 @@ def run_demo(
         show(capture, view)
         show(gif, view)
 
-    # A fresh journal and history for every demo run.
+    # 3. The referee: a fresh journal each run; the history keeps every demo game.
     journal_path = out / "journal.jsonl"
     if journal_path.exists():
         journal_path.unlink()
@@ -176,9 +175,6 @@ def run_demo(
     referee = Referee(setup, Journal.open(journal_path), history)
     controls = EventQueue()
     planner = planner_for(options.fast, log)
-
-    from .session import Session
-    from .watcher import StillnessWatcher, WatchSettings
 
     session = Session(
         referee,
@@ -207,8 +203,6 @@ def run_demo(
     finally:
         close_display(capture)
         close_display(gif)
-    from zefiria.engine.scoring import rating, score
-
     total = score(referee.state).total
     report = DemoReport(
         setup=setup,
@@ -224,7 +218,20 @@ def run_demo(
     return report
 
 
-def vision_reader(table_session: Any, out: Path, log: Callable[[str], None]) -> Reader:
+def virtual_table(table_session: TableSession, seed: int) -> VirtualTable:
+    """A virtual table photographed in ``table_session`` (light, camera pose, layout)."""
+    changes = [0]
+
+    def photograph(scene: Scene) -> Image:
+        # Each new picture of the cards nudges them a little, as hands do; a still table
+        # photographs the same (VirtualTable caches it).
+        changes[0] += 1
+        return table_session.photo(scene, seed=seed * 7919 + changes[0]).image
+
+    return VirtualTable(photograph)
+
+
+def vision_reader(table_session: TableSession, out: Path, log: Callable[[str], None]) -> Reader:
     """Calibrate the real vision code on the session's calibration photos; its reader."""
     import cv2
     from zefiria.vision.calibrate import calibrate
