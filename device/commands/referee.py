@@ -83,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
         return _serve(config, profile, journal, history, controls, feedback, screen)
     except HistoryError as exc:
         return _fail(str(exc))
+    except OSError as exc:
+        # The data folder cannot be written (a read-only card, a full disk): say where.
+        return _fail(f"cannot write in {config.data_dir}: {exc.strerror or exc}")
     finally:
         controls.close()
         close_display(display)
