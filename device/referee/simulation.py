@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from zefiria.device.controls.events import Event, EventQueue
 from zefiria.engine.actions import Action, EndTurn, Spend
 from zefiria.engine.grid import ISLANDS
-from zefiria.engine.rules import apply_action
+from zefiria.engine.rules import apply_action, legal_actions
 from zefiria.engine.state import GameState, Phase
 
 from .loop import Outcome
@@ -152,8 +152,6 @@ class Simulation:
         self._until_verdict()
 
     def _place(self, state: GameState) -> None:
-        from zefiria.engine.rules import legal_actions
-
         options = [p.action for p in legal_actions(state)]
         action = self.rng().choice(options)
         self.table.perform(state, action)
@@ -175,8 +173,6 @@ class Simulation:
         return Move(self._planned(state, rng), legal=True)
 
     def _planned(self, state: GameState, rng: random.Random) -> Action:
-        from zefiria.engine.rules import legal_actions
-
         legal = [p.action for p in legal_actions(state)]
         if self.planner is not None:
             key = (state.round, state.active, state.turns_done)
