@@ -33,7 +33,7 @@ from .history import History
 from .journal import Journal
 from .loop import Referee, Setup
 from .session import Session
-from .simulation import Simulation, Tally
+from .simulation import Simulation, SimulationError, Tally
 from .virtual_players import VirtualTable
 from .watcher import StillnessWatcher, WatchSettings
 
@@ -200,6 +200,13 @@ def run_demo(
     )
     try:
         tally = sim.play()
+    except SimulationError as exc:
+        # Keep what the camera saw last, so the failure can be looked at.
+        import cv2
+
+        last = out / "last-photo.jpg"
+        cv2.imwrite(str(last), table.photo())
+        raise SimulationError(f"{exc} (the camera's last photo: {last})") from None
     finally:
         close_display(capture)
         close_display(gif)
