@@ -33,7 +33,7 @@ PITCH = 48  # board px per cell: a card is ~40 px wide, plenty for 24x32 feature
 MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
-MIN_DETAIL = 3.0  # ...if their printed detail differs by less than this (grey levels, rms)
+MIN_DETAIL = 1.5  # ...if their printed detail differs by less than this (grey levels, rms)
 
 
 class CalibrationError(ValueError):

@@ -133,7 +133,9 @@ def _outline_quad(mask: U8) -> F64 | None:
         if len(approx) == 4:
             break
     else:
-        return None
+        # No clean four-sided outline (a corner card turned, a rounded corner): the hull's
+        # extreme points still mark the four corners well enough to start from.
+        approx = hull.reshape(-1, 2)
     q = approx.astype(np.float64)
     s = q.sum(axis=1)
     d = q[:, 0] - q[:, 1]
