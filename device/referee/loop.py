@@ -229,7 +229,8 @@ class Referee:
         if state.phase is Phase.SETUP:
             return self._judge_setup(reading)
         try:
-            observation = merge(self._seen, observation_from_reading(reading))
+            playing = {**reading, "pawns": _playing_pawns(reading, state)}
+            observation = merge(self._seen, observation_from_reading(playing))
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
         self._seen = observation
@@ -333,15 +334,13 @@ class Referee:
         """Setup: pawns go on corners in turn order; each one seen there is a Place."""
         game = self._game()
         seen: dict[Spirit, tuple[int, int]] = {}
-        for name, where in (reading.get("pawns") or {}).items():
+        for name, where in _playing_pawns(reading, game.state).items():
             spirit = Spirit(name)
             if "cell" in where:
                 seen[spirit] = (int(where["cell"][0]), int(where["cell"][1]))
             else:
                 return Outcome("refused", f"{spirit.title} must stand on a corner card")
         for spirit, cell in seen.items():
-            if spirit not in game.state.spirits:
-                return Outcome("refused", f"{spirit.title} does not play: take the pawn away")
             if cell not in CORNERS:
                 where = format_cell(cell)
                 return Outcome("refused", f"{spirit.title} stands on {where}, not on a corner")
@@ -527,6 +526,19 @@ class Referee:
             rating=words,
             record=dumps_record(record),
         )
+
+
+def _playing_pawns(reading: dict[str, Any], state: GameState) -> dict[str, Any]:
+    """The reading's pawns of the spirits in this game.
+
+    The other pawns stay in the box and no rule looks at them, so a pawn the camera reports
+    for a spirit that does not play (left on the table, or a misreading) changes nothing.
+    """
+    names = {s.value for s in state.spirits}
+    pawns = reading.get("pawns") or {}
+    if not isinstance(pawns, dict):
+        return pawns  # type: ignore[no-any-return]  # malformed: the reading check says so
+    return {name: where for name, where in pawns.items() if str(name).lower() in names}
 
 
 def open_referee(

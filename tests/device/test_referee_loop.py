@@ -16,7 +16,7 @@ from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
 
-from .referee_doubles import BlindSpotReader, simulated
+from .referee_doubles import BlindSpotReader, TruthReader, simulated
 
 GAMES = [
     Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11),
@@ -200,3 +200,14 @@ def test_the_setup_menu_is_answered_with_the_buttons() -> None:
     controls.put(Event.QUIT)
     with pytest.raises(MenuClosed):
         choose_setup(controls, shown.append)
+
+
+def test_a_pawn_of_a_spirit_not_playing_changes_nothing(tmp_path: Path) -> None:
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)  # Borea and Etesia
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    reading = TruthReader(sim.table)(None)
+    reading["pawns"]["austro"] = {"cell": [2, 2]}  # left on the table, or a misreading
+    assert sim.referee.judge(reading).kind in ("unchanged", "restored")
+    reading["pawns"] = ["not", "a", "mapping"]
+    assert sim.referee.judge(reading).kind == "unreadable"
