@@ -230,6 +230,8 @@ class Referee:
             return self._judge_setup(reading)
         try:
             playing = {**reading, "pawns": _playing_pawns(reading, state)}
+            if state.config.mode is Mode.STANDARD:
+                playing["gems"] = []  # no red gem is in play: whatever looks like one is not
             observation = merge(self._seen, observation_from_reading(playing))
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))

@@ -211,3 +211,12 @@ def test_a_pawn_of_a_spirit_not_playing_changes_nothing(tmp_path: Path) -> None:
     assert sim.referee.judge(reading).kind in ("unchanged", "restored")
     reading["pawns"] = ["not", "a", "mapping"]
     assert sim.referee.judge(reading).kind == "unreadable"
+
+
+def test_gems_seen_in_a_standard_game_change_nothing(tmp_path: Path) -> None:
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)  # standard mode
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    reading = TruthReader(sim.table)(None)
+    reading["gems"] = [[1, 1], [3, 4]]  # red things on the cards that are not gems
+    assert sim.referee.judge(reading).kind in ("unchanged", "restored")
