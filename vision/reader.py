@@ -16,6 +16,7 @@ Stages (each timed into ``Reading.stages``):
 from __future__ import annotations
 
 import time
+from collections import deque
 from typing import Any
 
 import cv2
@@ -59,8 +60,9 @@ RIVALS = 2  # alternatives each cell's island must beat in a pixel vote
 MIN_VOTE = 1.0  # every telling pixel must side with the chosen island (tuned on DEV)
 MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
 MAX_CERTAIN_OWN = 0.25  # a card further than this from its template is left in doubt
-ORACLE: list[int] | None = None  # development only: align with the true islands
-DEBUG: list[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = []
+# The last reading's per-cell evidence (swap margin, row margin, vote, own cost, choice), for
+# tuning and diagnosis; one entry only, so a long-running device does not accumulate them.
+DEBUG: deque[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = deque(maxlen=1)
 
 
 class _Cache:
@@ -163,10 +165,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     first = coarse_costs(
         crop_cards(lab, profile.card_centres, profile.card_size), profile.templates
     )
-    if ORACLE is None:
-        short = np.argsort(first, axis=1)[:, :ALIGN_CANDIDATES]
-    else:
-        short = np.array(ORACLE)[:, None] - 1
+    short = np.argsort(first, axis=1)[:, :ALIGN_CANDIDATES]
     # Alignment on the printed detail (lighting removed) at half the fine resolution, then
     # to the fine pixel with the winning island.
     half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
