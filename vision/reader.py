@@ -2,15 +2,17 @@
 
 Stages (each timed into ``Reading.stages``):
 
-1. ``warp``: shrink the photo and warp it once into the small board image (fixed camera, so
-   the calibrated homography is reused rather than searched for again).
-2. ``check``: cheap sanity checks (too dark, blank, the grid no longer where it was, a hand).
-3. ``locate``: each card found in its cell as the card-sized box that best covers non-table
-   pixels, so shifted cards and uneven gaps still read.
-4. ``identify``: the 25 cards against the 25 learned templates, jointly (Hungarian), with a
-   per-cell margin: a cell whose island could be exchanged with another's at little extra
-   cost is reported ``null`` and uncertain rather than guessed.
-5. ``objects``: the residual against the expected board gives pawns and red gems.
+1. ``warp``: one warp of the photo into the fine board (2x) and a pyramid step to the board
+   (fixed camera, so the calibrated homography is reused rather than searched for again).
+2. ``check``: cheap sanity checks: too dark, blank, a hand or arm reaching in over the table
+   around the grid (compared pixel by pixel with the calibration photo).
+3. ``identify``: each card aligned near its calibrated place on its printed detail (light
+   removed), then the 25 cards against the 25 learned islands jointly (Hungarian) on colour
+   and fine detail. A cell is certain only if the pixels where its island differs from its
+   rivals all side with it, no cheap exchange with another cell exists, and the card fits
+   its template overall; otherwise it is ``null`` and uncertain.
+4. ``objects``: the residual against the expected board gives pawns (learned colours) and
+   red gems.
 """
 
 from __future__ import annotations
