@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from zefiria.vision.overlay import draw_overlay
     from zefiria.vision.photo_io import PhotoError, load_photo
     from zefiria.vision.profile import ProfileError, load_profile
-    from zefiria.vision.reader import read_table
+    from zefiria.vision.reader import prepare, read_table
 
     try:
         profile = load_profile(args.profile)
@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except PhotoError as exc:
         print(f"zefiria read: {exc}", file=sys.stderr)
         return 2
+    prepare(profile)  # per-profile set-up, not part of this reading's time
     reading = read_table(photo, profile)
     print(reading.to_json())
     if args.overlay:
