@@ -100,7 +100,7 @@ class Config:
 
     @property
     def history_file(self) -> Path:
-        return self.data_dir / "history.jsonl"
+        return self.data_dir / "history.sqlite"
 
     @property
     def profile_file(self) -> Path:

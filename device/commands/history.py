@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         from zefiria.device.config import ConfigError, load_config
 
         try:
-            path = load_config(args.config).data_dir / "history.sqlite"
+            path = load_config(args.config).history_file
         except ConfigError as exc:
             print(f"zefiria history: {exc}", file=sys.stderr)
             return 2

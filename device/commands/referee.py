@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         feedback = open_feedback(config, quiet=args.keyboard or args.simulate)
     except (DisplayError, ControlsError) as exc:
         return _fail(str(exc))
-    history = History(config.data_dir / "history.sqlite")
+    history = History(config.history_file)
     journal = config.journal_dir / "game.jsonl"
 
     def screen(view: Any) -> None:

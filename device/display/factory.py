@@ -104,10 +104,30 @@ def _open(driver: str, config: DisplayConfig, target: str) -> Any:
     raise DisplayError(f"display driver {driver!r}: unknown")
 
 
+# Pillow merges identical consecutive GIF frames and adds up their delays; a GIF delay is a
+# 16-bit number, so a long unchanged screen (1.5 s a frame) must be cut short before writing.
+MAX_REPEATS = 20
+
+
+def limit_repeats(images: list[Any], most: int = MAX_REPEATS) -> list[Any]:
+    """Keep at most ``most`` consecutive identical frames (a paused game stays short)."""
+    kept: list[Any] = []
+    run = 0
+    previous: bytes | None = None
+    for image in images:
+        data = image.tobytes()
+        run = run + 1 if data == previous else 1
+        previous = data
+        if run <= most:
+            kept.append(image)
+    return kept
+
+
 def close_display(device: Any) -> None:
     """Finish with a device: write the GIF now (not only at exit) and release the bus."""
     write = getattr(device, "write_animation", None)
     if callable(write):
+        device._images = limit_repeats(device._images)
         write()
         device._images = []  # the atexit hook would write the same GIF again
     device.cleanup()

@@ -140,3 +140,13 @@ def test_auto_is_the_oled_on_a_pi_and_a_dummy_elsewhere(monkeypatch: pytest.Monk
     monkeypatch.setattr(factory, "is_raspberry_pi", lambda: True)
     with pytest.raises(DisplayError, match="display driver 'ssd1306'"):  # never silently blind
         open_display(DisplayConfig(driver="auto", i2c_port=31))
+
+
+def test_a_long_unchanged_screen_still_writes_a_gif(tmp_path: Path) -> None:
+    # 60 identical frames of 1.5 s would overflow the GIF's 16-bit delay once merged.
+    from zefiria.device.display.factory import MAX_REPEATS, limit_repeats
+
+    frames = [Image.new("RGB", (4, 4))] * 60 + [Image.new("RGB", (4, 4), (255, 255, 255))]
+    kept = limit_repeats(frames)
+    assert len(kept) == MAX_REPEATS + 1
+    assert kept[-1].getpixel((0, 0)) == (255, 255, 255)
