@@ -18,6 +18,7 @@ import functools
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, NoReturn, TypeVar
@@ -931,6 +932,13 @@ def load_any(path: str | os.PathLike[str]) -> GameState | GameRecord:
     except UnicodeDecodeError:
         raise RecordError(f"{name}: not a text file (UTF-8 JSON expected)") from None
     return loads_any(text, source=name)
+
+
+def load_state(name: str) -> GameState:
+    """The state saved in file ``name`` (``-``: standard input); a game record gives its last
+    state. What ``zefiria check``, ``hint`` and ``render`` read."""
+    loaded = loads_any(sys.stdin.read(), source="<stdin>") if name == "-" else load_any(name)
+    return loaded.replay() if isinstance(loaded, GameRecord) else loaded
 
 
 def loads_any(text: str, *, source: str = "file") -> GameState | GameRecord:

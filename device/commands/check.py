@@ -42,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from zefiria.engine.errors import ZefiriaError
 
     try:
-        state = _load(args.state)
+        from zefiria.engine.records import load_state
+
+        state = load_state(args.state)
         texts = [t.strip() for arg in args.actions for t in arg.split(";") if t.strip()]
         verdict = check(state, texts)
     except ZefiriaError as exc:
@@ -61,14 +63,6 @@ def run(args: argparse.Namespace) -> int:
         # The reader went away (`| head`): not our error, and no traceback at exit either.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0 if verdict["legal"] else 1
-
-
-def _load(name: str) -> GameState:
-    """The state in ``name`` (a game record gives its last state); RecordError if unusable."""
-    from zefiria.engine.records import GameRecord, load_any, loads_any
-
-    loaded = loads_any(sys.stdin.read(), source="<stdin>") if name == "-" else load_any(name)
-    return loaded.replay() if isinstance(loaded, GameRecord) else loaded
 
 
 def check(state: GameState, texts: list[str]) -> dict[str, Any]:

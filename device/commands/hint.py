@@ -38,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from zefiria.device.commands.check import _load as load_state
     from zefiria.engine.errors import ZefiriaError
     from zefiria.engine.planner import best_turn
+    from zefiria.engine.records import load_state
     from zefiria.engine.state import Phase
 
     try:

@@ -140,19 +140,10 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _state_scene(name: str) -> Scene:
-    from zefiria.engine.errors import RecordError
-    from zefiria.engine.records import GameRecord, loads_any
+    from zefiria.engine.records import load_state
     from zefiria.vision.synthetic import scene_from_state
 
-    try:
-        text = Path(name).read_text("utf-8")
-    except OSError as exc:
-        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{name}: not a text file (UTF-8 JSON expected)") from None
-    loaded = loads_any(text, source=name)
-    state = loaded.replay() if isinstance(loaded, GameRecord) else loaded
-    return scene_from_state(state)
+    return scene_from_state(load_state(name))
 
 
 def _with_hand(scene: Scene, hand: Hand) -> Scene:
