@@ -62,38 +62,178 @@ def _pawn_distances(pix: F32, colours: F32, icovs: F32) -> F32:
     return d
 
 
+def learn_pawns(
+    lab: F32, ref: F32, res: F32, mask: U8, centres: F64, card_area: float, pitch: int
+) -> tuple[F32, F32, F64, F64]:
+    """Colour, blob offset and blob area of each pawn standing on islands 1..5.
+
+    ``lab`` is the pawns photo's board, ``ref`` the solved photo's, ``res`` their residual
+    and ``mask`` its significant part; ``centres`` are the cards' centres (board px).
+    Raises the calibration's error when a pawn cannot be learned.
+    """
+    from .calibrate import CalibrationError  # (calibrate imports this module)
+
+    colours = np.zeros((5, 3), np.float32)
+    icovs = np.zeros((5, 3, 3), np.float32)
+    offsets = np.zeros((5, 2))
+    areas = np.zeros(5)
+    for i, spirit in enumerate(CALIBRATION_ORDER):
+        cx, cy = centres[i]
+        # The pawn is what changed most on its card (a standing pawn seen at an angle may
+        # lean beyond the card's top, so the window reaches up a little).
+        x0, x1 = max(0, round(cx - pitch * 0.45)), round(cx + pitch * 0.45)
+        y0, y1 = max(0, round(cy - pitch * 0.75)), round(cy + pitch * 0.45)
+        win = res[y0:y1, x0:x1]
+        if win.size == 0 or not mask[y0:y1, x0:x1].any():
+            raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
+        sel = (win > 0.5 * float(win.max())).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(sel)
+        k = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+        if float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
+            raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
+        ys, xs = np.nonzero(labels == k)
+        ys, xs = ys + y0, xs + x0
+        # The blob's fringe and the pawn's shadow are card pixels, a little changed: learn the
+        # colour from the half of the blob that differs most from the card beneath.
+        strong = res[ys, xs] >= np.median(res[ys, xs])
+        pix = lab[ys[strong], xs[strong]].astype(np.float64)
+        colours[i] = pix.mean(axis=0)
+        # A floor on the spread: a flat-coloured pawn must still match under other light.
+        icovs[i] = np.linalg.inv(np.cov(pix, rowvar=False) + np.eye(3) * 9.0)
+    # Size and place of each pawn as a reading will see it: the same blob finder, so the
+    # reading's thresholds are relative to like-for-like measurements. Only the blob on the
+    # pawn's own card counts: the same colour may appear elsewhere on the board.
+    found = _blobs(lab, ref, mask, colours, icovs, strict=False)
+    for i, spirit in enumerate(CALIBRATION_ORDER):
+        cx, cy = centres[i]
+        near = [
+            b
+            for b in found[i]
+            if b[0] >= 0.02 * card_area
+            and abs(b[1] - cx) < 0.5 * pitch
+            and -0.8 * pitch < b[2] - cy < 0.5 * pitch
+        ]
+        if not near:
+            raise CalibrationError(
+                f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the card"
+            )
+        area, x, y = max(near)
+        areas[i] = area
+        offsets[i] = (x - cx, y - cy)
+    d = np.sqrt(((colours[:, None] - colours[None]) ** 2).sum(-1))
+    np.fill_diagonal(d, np.inf)
+    a, b = np.unravel_index(int(np.argmin(d)), d.shape)
+    if d[a, b] < 12.0:
+        raise CalibrationError(
+            f"pawns photo: {CALIBRATION_ORDER[a].title} and {CALIBRATION_ORDER[b].title} "
+            "look alike (check the pawn order: Borea on 1 .. Austro on 5)"
+        )
+    return colours, icovs, offsets, areas
+
+
 def pawn_blobs(
     lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32
 ) -> list[tuple[float, float, float] | None]:
-    """For each pawn colour, its largest blob: (area, x, y) in board px, or None."""
+    """For each pawn colour, its best blob: (area, x, y) in board px, or None.
+
+    The calibration measures each pawn with this finder (one blob per pawn there); a
+    reading uses :func:`pawn_candidates`, which keeps every blob that looks like a pawn.
+    """
     out: list[tuple[float, float, float] | None] = [None] * len(colours)
+    for i, blobs in enumerate(_blobs(lab, expected, mask, colours, icovs, strict=False)):
+        if blobs:
+            out[i] = max(blobs)
+    return out
+
+
+def pawn_candidates(
+    lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32
+) -> list[list[tuple[float, float, float]]]:
+    """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`)."""
+    return _blobs(lab, expected, mask, colours, icovs, strict=True)
+
+
+def _blobs(
+    lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32, strict: bool
+) -> list[list[tuple[float, float, float]]]:
+    """For each pawn colour, its blobs: (area, x, y), board px; ``strict``: pawn-like only.
+
+    A pawn is a compact blob (its top and body, seen from above at an angle) that hides the
+    card's printed detail. What the residual also holds is not: slivers along card edges
+    when a card slid a little (thin), and glare or a shadow over card art (the art's
+    detail still shows through, so the photo's fine texture correlates with the card's).
+    """
+    out: list[list[tuple[float, float, float]]] = [[] for _ in range(len(colours))]
     # Pawns are big: half resolution finds them as well, four times faster.
-    lab, expected, mask = lab[::2, ::2], expected[::2, ::2], mask[::2, ::2]
-    ys, xs = np.nonzero(mask)
+    lab2, exp2, mask2 = lab[::2, ::2], expected[::2, ::2], mask[::2, ::2]
+    ys, xs = np.nonzero(mask2)
     if len(xs) == 0:
         return out
-    d = _pawn_distances(lab[ys, xs], colours, icovs)
+    d = _pawn_distances(lab2[ys, xs], colours, icovs)
     # A pixel is a pawn's when it has the pawn's colour and the card or table expected there
     # does not: card art that happens to share a pawn's colour is no pawn.
-    d_exp = _pawn_distances(expected[ys, xs], colours, icovs)
+    d_exp = _pawn_distances(exp2[ys, xs], colours, icovs)
     nearest = d.argmin(axis=1)
     dmin = d.min(axis=1)
     exp_near = d_exp[np.arange(len(nearest)), nearest]
-    close = (dmin < PAWN_SIGMAS) & (exp_near > PAWN_SIGMAS)
+    sigmas = READ_SIGMAS if strict else PAWN_SIGMAS
+    close = (dmin < sigmas) & (exp_near > sigmas)
+    hp_seen: F32 | None = None
+    hp_exp: F32 | None = None
     for i in range(len(colours)):
         sel = close & (nearest == i)
         if not sel.any():
             continue
-        m: U8 = np.zeros(mask.shape, np.uint8)
+        m: U8 = np.zeros(mask2.shape, np.uint8)
         m[ys[sel], xs[sel]] = 1
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, _, stats, cents = cv2.connectedComponentsWithStats(m)
-        if n <= 1:
-            continue
-        k = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
-        area = float(stats[k, cv2.CC_STAT_AREA]) * 4
-        out[i] = (area, 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(m)
+        for k in range(1, n):
+            x0, y0, w, h, area = (int(v) for v in stats[k])
+            cx, cy = float(cents[k][0]), float(cents[k][1])
+            if not strict:
+                out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
+                continue
+            if min(w, h) < MIN_SIDE or max(w, h) > MAX_ASPECT * min(w, h):
+                continue
+            if area < MIN_FILL * w * h or area < MIN_BLOB:
+                continue
+            if hp_seen is None or hp_exp is None:
+                hp_seen = _detail(lab[..., 0])
+                hp_exp = _detail(expected[..., 0])
+            blob = labels[y0 : y0 + h, x0 : x0 + w] == k
+            if _see_through(hp_seen, hp_exp, blob, x0, y0) > MAX_SEE_THROUGH:
+                continue
+            out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
     return out
+
+
+READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration
+MIN_SIDE = 3  # half-res px: thinner blobs are slivers along a moved card's edge
+MAX_ASPECT = 2.5  # a pawn's blob is about as wide as high
+MIN_FILL = 0.4  # share of its bounding box a pawn's blob fills
+MIN_BLOB = 8  # half-res px: smaller blobs are noise, whatever their colour
+MAX_SEE_THROUGH = 0.7  # correlation of fine detail with the card's: glare or shadow, no pawn
+
+
+def _detail(grey: F32) -> F32:
+    """Fine detail (a Laplacian of the lightness), at half resolution."""
+    g = cv2.GaussianBlur(grey, (3, 3), 0)
+    out: F32 = cv2.Laplacian(g, cv2.CV_32F)[::2, ::2]
+    return out
+
+
+def _see_through(seen: F32, exp: F32, blob: NDArray[np.bool_], x0: int, y0: int) -> float:
+    """How much of the expected card's detail still shows inside ``blob`` (correlation)."""
+    h, w = blob.shape
+    a = seen[y0 : y0 + h, x0 : x0 + w][blob]
+    b = exp[y0 : y0 + h, x0 : x0 + w][blob]
+    a = a - a.mean()
+    b = b - b.mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    if den < 1e-6:
+        return 0.0
+    return float((a * b).sum()) / den
 
 
 def find_pawns(
@@ -106,19 +246,131 @@ def find_pawns(
     areas: F64,
     geometry: BoardGeometry,
 ) -> tuple[dict[Spirit, Position], set[Spirit]]:
-    """Pawns seen, and those whose place is doubtful (a blob too small or ambiguous)."""
+    """Pawns seen, and those whose place is doubtful.
+
+    Each pawn is on the table at most once: a colour with two pawn-like blobs of about the
+    learned size is ambiguous and not reported (a phantom or a misplaced pawn is worse for
+    the referee than a pawn not seen). A pawn whose foot falls near a cell's border is
+    reported but its cell marked doubtful.
+    """
     found: dict[Spirit, Position] = {}
     doubtful: set[Spirit] = set()
-    blobs = pawn_blobs(lab, expected, mask, colours, icovs)
+    cands = pawn_candidates(lab, expected, mask, colours, icovs)
+    austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
+    near_grid = _beside_grid(lab, expected, mask, colours, icovs, areas[austro], geometry)
+    # The same Austro seen both ways counts once (its colour blob places it better).
+    pitch = geometry.pitch
+    cands[austro] += [
+        b
+        for b in near_grid
+        if all(np.hypot(b[1] - c[1], b[2] - c[2]) > SAME * pitch for c in cands[austro])
+    ]
     for i, spirit in enumerate(CALIBRATION_ORDER):
-        blob = blobs[i]
-        if blob is None or blob[0] < 0.45 * areas[i]:
-            continue
-        area, x, y = blob
-        found[spirit] = cell_of(geometry, x - offsets[i][0], y - offsets[i][1])
-        if area < 0.5 * areas[i] or area > 2.5 * areas[i]:
+        blobs = [b for b in cands[i] if MIN_AREA * areas[i] <= b[0] <= MAX_AREA * areas[i]]
+        feet = [(b[0], b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in blobs]
+        feet = [f for f in feet if not _far_outside(geometry, f[1], f[2])]
+        if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
+            feet = [f for f in feet if not cell_of(geometry, f[1], f[2]).outside]
+        if len(feet) != 1:
+            continue  # not seen, or two look-alikes: which one is the pawn is not known
+        area, fx, fy = feet[0]
+        pos = cell_of(geometry, fx, fy)
+        found[spirit] = pos
+        col, row = geometry.board_to_lattice(fx, fy)
+        along = [row] if pos.outside and not 0 <= row < SIZE else []
+        along += [col] if pos.outside and not 0 <= col < SIZE else []
+        near = [col, row] if not pos.outside else [v for v in (col, row) if v not in along]
+        edge = min([abs(v - round(v)) for v in near] or [1.0])
+        if area < 0.6 * areas[i] or area > 2.0 * areas[i] or edge < BORDER:
             doubtful.add(spirit)
+    # Pawns never share a card: two on one card means one of them is something else. A dark
+    # "Austro" beside a lit pawn is that pawn's shadow; otherwise which is real is unknown.
+    by_cell: dict[Cell, list[Spirit]] = {}
+    for spirit, pos in found.items():
+        if not pos.outside:
+            by_cell.setdefault(pos.cell, []).append(spirit)
+    for spirits in by_cell.values():
+        if len(spirits) < 2:
+            continue
+        drop = [Spirit.AUSTRO] if Spirit.AUSTRO in spirits and len(spirits) == 2 else spirits
+        for spirit in drop:
+            del found[spirit]
+            doubtful.discard(spirit)
     return found, doubtful
+
+
+def _beside_grid(
+    lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32, area: float, g: BoardGeometry
+) -> list[tuple[float, float, float]]:
+    """Austro standing beside the grid: blobs on the bare table around it.
+
+    The table never changes (fixed camera), so anything there differs from the calibration
+    photo whatever its colour; a dark pawn on a dark table differs little in colour but its
+    lit top and its shadow do. A blob must stand far above the table's noise somewhere (seeded
+    by its strongest pixels) and may grow over the table's own, lower noise around it.
+    """
+    # Half resolution: Austro with his shadow is big.
+    lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
+    p = g.pitch / 2
+    o = g.margin * p
+    res: F32 = np.sqrt(((cv2.blur(lab2, (3, 3)) - cv2.blur(exp2, (3, 3))) ** 2).sum(axis=-1))
+    h, w = res.shape
+    a, b = round(o - 0.03 * p), round(o + (SIZE + 0.03) * p)
+    inner = np.zeros((h, w), bool)
+    inner[max(a, 0) : b, max(a, 0) : b] = True
+    table = res[~inner][::3]
+    if table.size == 0:
+        return []
+    med = float(np.median(table))
+    mad = float(np.median(np.abs(table - med))) + 1e-3
+    seed_thr = med + SEED_MADS * mad
+    grow: U8 = ((res > med + 6.0 * mad) & ~inner).astype(np.uint8)
+    grow = cv2.morphologyEx(grow, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(grow)
+    out: list[tuple[float, float, float]] = []
+    austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
+    for k in range(1, n):
+        x0, y0, bw, bh, npx = (int(v) for v in stats[k])
+        if 4 * npx < RING_MIN * area or 4 * npx > RING_MAX * area:
+            continue
+        if min(bw, bh) < MIN_SIDE or max(bw, bh) > MAX_ASPECT * min(bw, bh):
+            continue
+        if npx < MIN_FILL * bw * bh:
+            continue
+        sel = labels[y0 : y0 + bh, x0 : x0 + bw] == k
+        if float(res[y0 : y0 + bh, x0 : x0 + bw][sel].max()) < seed_thr:
+            continue
+        mean = lab2[y0 : y0 + bh, x0 : x0 + bw][sel].mean(axis=0)
+        d = _pawn_distances(mean[None].astype(np.float32), colours, icovs)[0]
+        if int(np.argmin(d)) != austro:
+            continue
+        cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
+        # the blob counts as the learned size at most (its shadow is part of it here)
+        out.append((min(4.0 * npx, area), cx, cy))
+    return out
+
+
+RING = 0.7  # cells of table around the grid searched for Austro (the board's margin)
+SEED_MADS = 20.0  # a blob beside the grid must somewhere differ this much (x table noise)
+SAME = 0.35  # cells: two blobs this close are one object
+RING_MIN = 0.4  # x Austro's learned area
+RING_MAX = 4.0  # (the pawn with its shadow)
+
+
+MIN_AREA = 0.45  # x the learned area: a smaller blob is a sliver, not a pawn
+MAX_AREA = 2.5  # x the learned area: a bigger one is something else
+BORDER = 0.08  # cells: a foot this close to a cell border makes the cell doubtful
+OUTSIDE_REACH = 0.65  # cells beyond the grid's edge where Austro's foot may be
+
+
+def _far_outside(geometry: BoardGeometry, x: float, y: float) -> bool:
+    col, row = geometry.board_to_lattice(x, y)
+    return bool(
+        col < -OUTSIDE_REACH
+        or row < -OUTSIDE_REACH
+        or col > SIZE + OUTSIDE_REACH
+        or row > SIZE + OUTSIDE_REACH
+    )
 
 
 def find_gems(
@@ -131,35 +383,60 @@ def find_gems(
 ) -> tuple[list[Cell], list[Cell]]:
     """Cells with a red gem, and cells where a red blob's meaning is doubtful.
 
-    The gems were not in the calibration photos, so their colour is a prior: strongly red
-    chroma (Lab a* well above the hue's b*), in a blob far smaller than a card and unlike any
-    pawn's learned colour.
+    The gems were not in the calibration photos, so their look is a prior: a small, compact,
+    fairly dark blob of warm red (Lab a* high, b* clearly positive: pink card art and the
+    purple pawn have b* near zero or below), much redder than the card expected there.
     """
-    a = lab[..., 1]
-    b = lab[..., 2]
-    # Red, and much redder than the card expected there (red card art is no gem).
-    red = mask.astype(bool) & (a > 30.0) & (a > 0.9 * np.abs(b)) & (a - expected[..., 1] > 20.0)
-    ys, xs = np.nonzero(red)
+    # Only pixels that differ from the expected board can be a gem: work on those alone.
+    ys, xs = np.nonzero(mask)
+    pix = lab[ys, xs]
+    exp = expected[ys, xs]
+    a = pix[:, 1]
+    b = pix[:, 2]
+    # Red, and unlike the card expected there (red card art is no gem, but a gem on red art
+    # is darker and warmer than the art).
+    differs = (a - exp[:, 1] > 20.0) | (
+        (np.abs(pix - exp).sum(axis=-1) > GEM_DIFF) & (b > GEM_HUE * a)
+    )
+    keep = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs
     for col in colours:
-        if col[1] > 25.0 and len(ys):  # a reddish pawn: keep its colour out of the gem mask
-            near = np.sqrt(((lab[ys, xs] - col) ** 2).sum(axis=-1)) < PAWN_COLOUR_RADIUS * 0.8
-            red[ys[near], xs[near]] = False
-    m = red.astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(m)
+        if col[1] > 25.0:  # a reddish pawn: keep its colour out of the gem mask
+            keep &= ((pix - col) ** 2).sum(axis=-1) >= (PAWN_COLOUR_RADIUS * 0.8) ** 2
+    red: U8 = np.zeros(mask.shape, np.uint8)
+    red[ys[keep], xs[keep]] = 1
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
     gems: list[Cell] = []
     doubts: list[Cell] = []
     for k in range(1, n):
-        area = float(stats[k, cv2.CC_STAT_AREA])
+        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        area = float(npx)
         if area < 0.004 * card_area:
             continue
         pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
         if pos.outside:
             continue
-        if area > 0.2 * card_area:
-            doubts.append(pos.cell)
-        elif area >= 0.008 * card_area:
+        sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+        patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        light, ma, mb = (float(v) for v in patch.mean(axis=0))
+        if not GEM_HUE * ma <= mb <= GEM_HUE_MAX * ma:
+            continue  # pink, purple or orange: card art, the purple or the orange pawn
+        gem_like = (
+            GEM_MIN * card_area <= area <= GEM_MAX * card_area
+            and min(w, h) >= 3
+            and light < GEM_MAX_L
+        )
+        if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
-        else:
+        elif area >= GEM_DOUBT * card_area and pos.cell not in doubts:
             doubts.append(pos.cell)
-    return gems, doubts
+    return gems, [c for c in doubts if c not in gems]
+
+
+GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem
+GEM_HUE = 0.25  # a gem's b* is at least this share of its a* (warm red, not pink)...
+GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)
+GEM_MIN = 0.006  # x card area
+GEM_MAX = 0.06  # x card area
+GEM_MAX_L = 64.0  # a gem is a dark saturated red; light pinks are art
+GEM_DOUBT = 0.006  # a red blob this big that is no gem makes its card doubtful

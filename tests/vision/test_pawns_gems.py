@@ -1,0 +1,116 @@
+"""Pawns and red gems on synthetic photos: right or not reported, never a phantom.
+
+A phantom pawn stops the referee and a pawn on the wrong card misleads it, so what must
+hold is strict: every pawn reported is where it stands (doubt means leaving it out), no
+pawn is reported that is not on the table, and no gem is reported on a card without one.
+A few sessions of DEV decks (tuned on) and one EVAL deck (never tuned on) are read.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Position
+from zefiria.vision.board import BoardGeometry
+from zefiria.vision.calibrate import calibrate
+from zefiria.vision.pawns import find_gems, pawn_candidates
+from zefiria.vision.profile import Profile
+from zefiria.vision.reader import read_table
+from zefiria.vision.synthetic import Scene, Setup, random_scene, random_setup
+
+pytestmark = pytest.mark.slow
+
+# (setup seed, design): two DEV decks and one EVAL deck
+SESSIONS = ((11, 1), (11, 6), (15, 1004))
+PHOTOS = 3
+
+
+@cache
+def _session(seed: int, design: int) -> tuple[Setup, Profile]:
+    setup = random_setup(seed, design)
+    solved, pawns = setup.calibration()
+    return setup, calibrate(solved.image, pawns.image)
+
+
+def _scenes(seed: int, design: int) -> list[Scene]:
+    out = []
+    for i in range(PHOTOS):
+        scene = random_scene(design * 1000 + i, hand_chance=0.0)
+        if i == 0:  # one photo with every pawn, Austro beside the grid, and four gems
+            pawns = {s: Position(ALL_CELLS[3 * k + 1]) for k, s in enumerate(Spirit)}
+            pawns[Spirit.AUSTRO] = Position((2, 4), outside=True)
+            gems = frozenset({(0, 0), (2, 2), (4, 4), (3, 0)})
+            scene = Scene(grid=scene.grid, pawns=pawns, gems=gems, storm_deck=True, loose_gems=4)
+        out.append(scene)
+    return out
+
+
+@pytest.mark.parametrize(("seed", "design"), SESSIONS)
+def test_pawns_and_gems_are_right_or_left_out(seed: int, design: int) -> None:
+    setup, profile = _session(seed, design)
+    read = pawns = found = gems = gems_found = 0
+    for n, scene in enumerate(_scenes(seed, design)):
+        reading = read_table(setup.photo(scene, design * 1000 + n).image, profile)
+        if not reading.ok:  # the cards' reading refused the photo: nothing to check here
+            continue
+        read += 1
+        for spirit, pos in reading.pawns.items():
+            assert spirit in scene.pawns, f"phantom {spirit.title} at {pos}"
+            assert pos == scene.pawns[spirit], f"{spirit.title} at {pos}, not {scene.pawns[spirit]}"
+        phantom = set(reading.gems) - set(scene.gems)
+        assert not phantom, f"phantom gems at {sorted(phantom)}"
+        pawns += len(scene.pawns)
+        found += len(reading.pawns)
+        gems += len(scene.gems)
+        gems_found += len(set(reading.gems) & set(scene.gems))
+    assert read >= 2
+    assert found >= 0.6 * pawns
+    assert gems_found >= 0.9 * gems
+
+
+def _geometry() -> BoardGeometry:
+    return BoardGeometry(np.eye(3), (400, 300), pitch=48, margin=0.7, shrink=1)
+
+
+def _board(colour: tuple[float, float, float]) -> np.ndarray:
+    side = _geometry().board_size[0]
+    return np.broadcast_to(np.array(colour, np.float32), (side, side, 3)).copy()
+
+
+def test_a_red_blob_is_a_gem_but_pink_art_and_purple_are_not() -> None:
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((80.0, 0.0, 10.0))
+    for colour, is_gem in (
+        ((45.0, 40.0, 22.0), True),  # a dark warm red gem
+        ((75.0, 38.0, -5.0), False),  # light pink card art
+        ((35.0, 40.0, -30.0), False),  # the purple pawn
+        ((45.0, 35.0, 40.0), False),  # orange
+    ):
+        lab = expected.copy()
+        x, y = g.cell_centre((2, 3))
+        lab[round(y) - 3 : round(y) + 3, round(x) - 4 : round(x) + 4] = colour
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+        assert (gems == [(2, 3)]) is is_gem, colour
+
+
+def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
+    g = _geometry()
+    expected = _board((80.0, 0.0, 10.0))
+    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
+    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
+    icovs = np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((1, 1)))
+    lab[y - 20 : y + 20, x : x + 2] = colours[0]  # an edge sliver
+    lab[y - 7 : y + 7, x + 30 : x + 42] = colours[0]  # a pawn-like blob in the next cell
+    lab[y - 7 : y + 7, x + 30 : x + 42] += np.random.default_rng(0).normal(0, 2, (14, 12, 3))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+    cands = pawn_candidates(lab, expected, mask, colours, icovs)[0]
+    assert len(cands) == 1
+    assert abs(cands[0][1] - (x + 36)) < 3
