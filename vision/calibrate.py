@@ -19,7 +19,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
-from .pawns import pawn_blobs, residual
+from .pawns import learn_pawns, pawn_blobs, residual
 from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Status
@@ -117,7 +117,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     spread = float(np.median(np.abs(calm - med))) + 1e-3
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    colours, icovs, offsets, areas = _learn_pawns(lab2, lab, res, mask, centres, cw * ch)
+    colours, icovs, offsets, areas = learn_pawns(lab2, lab, res, mask, centres, cw * ch, PITCH)
 
     profile = Profile(
         geometry=geometry,
