@@ -204,8 +204,44 @@ def _blobs(
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
             if _see_through(hp_seen, hp_exp, blob, x0, y0) > MAX_SEE_THROUGH:
                 continue
+            if _light_or_shade(lab, expected, float(colours[i][0]), 2 * cx + 0.5, 2 * cy + 0.5):
+                continue
             out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
     return out
+
+
+def _light_or_shade(lab: F32, expected: F32, lightness: float, x: float, y: float) -> bool:
+    """Whether a blob of a light (or dark) pawn's colour is glare (or a shadow) on the card.
+
+    Glare lightens the card and a shadow darkens it, but the art stays visible through both:
+    the lightness still follows the expected card's, or is flat where the card is flat. A
+    pawn replaces the art with its own shading. Only the lightest and darkest pawns can be
+    faked this way.
+    """
+    if DARK_PAWN <= lightness <= LIGHT_PAWN:
+        return False
+    xi, yi, r = round(x), round(y), FLAT_WINDOW
+    seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1, 0].ravel()
+    exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1, 0].ravel()
+    if seen.size < 9:
+        return True
+    a = seen - seen.mean()
+    b = exp - exp.mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
+    spread = float(seen.std())
+    if lightness > LIGHT_PAWN:
+        return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
+    return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
+
+
+LIGHT_PAWN = 65.0  # learned L above which glare may fake the pawn (Borea)
+DARK_PAWN = 35.0  # learned L below which a shadow may fake the pawn (Austro)
+FLAT_WINDOW = 5  # board px around the blob's centre that are compared
+GLARE_FOLLOWS = 0.55  # lightness correlation with the card's beyond which it is glare
+SHADE_FOLLOWS = 0.6  # ... beyond which it is a shadow
+LIGHT_SPREAD = 6.0  # a lit 3D pawn shades at least this much (L std), glare is flatter
+DARK_SPREAD = 1.2  # a dark pawn's highlight and shading spread at least this much
 
 
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration
@@ -425,6 +461,12 @@ def find_gems(
             and min(w, h) >= 3
             and light < GEM_MAX_L
         )
+        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        if gem_like and redder < GEM_REDDER:
+            # On red art a gem is no redder than the card: it must then show its glossy
+            # highlight and a gem's full red to count.
+            gloss = float(patch[:, 0].max()) - light
+            gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -439,4 +481,7 @@ GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)
 GEM_MIN = 0.006  # x card area
 GEM_MAX = 0.06  # x card area
 GEM_MAX_L = 64.0  # a gem is a dark saturated red; light pinks are art
+GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
+GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
+GEM_MIN_A = 35.0  # and its red be this strong
 GEM_DOUBT = 0.006  # a red blob this big that is no gem makes its card doubtful
