@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actions import Action, EndTurn
+from ..actions import EndTurn
 from ..rules import apply_action
 from ..state import GameState, Mode, Phase
 from .evaluate import DEFAULT_WEIGHTS, Weights
@@ -60,13 +60,6 @@ SCHEDULE: tuple[Iteration, ...] = (
 )
 
 
-def choice_actions(state: GameState) -> list[Action]:
-    """The options of a choice phase (solo sleeper / first spirit, Austro's exit)."""
-    from ..rules import legal_actions
-
-    return [p.action for p in legal_actions(state)]
-
-
 def after_turn(leaf: TurnLeaf, budget: Budget) -> list[GameState]:
     """The positions where the next turn starts, one per combination of choices between.
 
@@ -85,8 +78,8 @@ def after_turn(leaf: TurnLeaf, budget: Budget) -> list[GameState]:
         if state.phase is Phase.OVER:
             continue
         if state.phase in CHOICE_PHASES:
-            budget.expand(state)  # counts the node, honours the budget
-            states.extend(apply_action(state, a) for a in choice_actions(state))
+            # expanding through the budget counts the node and honours the deadline
+            states.extend(apply_action(state, p.action) for p in budget.expand(state))
             continue
         out.append(state)
     return out

@@ -72,7 +72,16 @@ def position_key(state: GameState) -> StateKey:
 
 
 def full_key(state: GameState) -> StateKey:
-    return (*position_key(state), state.phase, state.active, state.round, state.turns_done)
+    # the solo choices' options depend on who sleeps and who played
+    return (
+        *position_key(state),
+        state.phase,
+        state.active,
+        state.round,
+        state.turns_done,
+        state.sleeping,
+        state.played,
+    )
 
 
 def same_turn(a: GameState, b: GameState) -> bool:
