@@ -25,7 +25,6 @@ F64 = NDArray[Any]
 U8 = NDArray[Any]
 
 PAWN_SIGMAS = 3.0  # Mahalanobis distance within which a pixel has a pawn's colour
-PAWN_COLOUR_RADIUS = 18.0  # Lab distance used to keep reddish pawns out of the gem mask
 
 
 def residual(lab: F32, expected: F32) -> F32:
@@ -435,9 +434,6 @@ def find_gems(
         (np.abs(pix - exp).sum(axis=-1) > GEM_DIFF) & (b > GEM_HUE * a)
     )
     keep = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs
-    for col in colours:
-        if col[1] > 25.0:  # a reddish pawn: keep its colour out of the gem mask
-            keep &= ((pix - col) ** 2).sum(axis=-1) >= (PAWN_COLOUR_RADIUS * 0.8) ** 2
     red: U8 = np.zeros(mask.shape, np.uint8)
     red[ys[keep], xs[keep]] = 1
     n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
@@ -459,6 +455,8 @@ def find_gems(
         gem_like = (
             GEM_MIN * card_area <= area <= GEM_MAX * card_area
             and min(w, h) >= 3
+            and max(w, h) <= GEM_ASPECT * min(w, h)
+            and area >= GEM_FILL * w * h
             and light < GEM_MAX_L
         )
         redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
@@ -476,11 +474,13 @@ def find_gems(
 
 
 GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem
-GEM_HUE = 0.25  # a gem's b* is at least this share of its a* (warm red, not pink)...
+GEM_HUE = 0.18  # a gem's b* is at least this share of its a* (warm red, not pink)...
 GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)
 GEM_MIN = 0.006  # x card area
 GEM_MAX = 0.06  # x card area
-GEM_MAX_L = 64.0  # a gem is a dark saturated red; light pinks are art
+GEM_ASPECT = 2.2  # a gem's blob is compact...
+GEM_FILL = 0.5  # ...and fills its bounding box (edge slivers of red art do not)
+GEM_MAX_L = 68.0  # a gem is a dark saturated red; light pinks are art
 GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
 GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
 GEM_MIN_A = 35.0  # and its red be this strong
