@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from zefiria.engine.planner.plan import DEFAULT_BUDGET_S
+
 if TYPE_CHECKING:
     from zefiria.engine.planner.selfplay import GameResult
 
@@ -40,7 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1, help="deal i uses seed SEED + i")
     parser.add_argument(
-        "--budget", type=float, default=1.0, metavar="S", help="planner seconds per decision"
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET_S,
+        metavar="S",
+        help="planner seconds per decision",
     )
     parser.add_argument(
         "--nodes", type=int, default=None, metavar="N", help="planner positions per decision"

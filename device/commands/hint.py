@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from zefiria.engine.planner.plan import DEFAULT_BUDGET_S
+
 HELP = "advise the best turn for a saved state or game (the planner)"
 
 
@@ -23,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         type=float,
-        default=1.0,
+        default=DEFAULT_BUDGET_S,
         metavar="S",
-        help="seconds of search (default 1.0; about 3x slower on a Raspberry Pi 5)",
+        help=f"seconds of search (default {DEFAULT_BUDGET_S}; a Raspberry Pi 5 searches about 3x less)",
     )
     parser.add_argument(
         "--nodes",

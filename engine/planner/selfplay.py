@@ -18,7 +18,7 @@ from ..setup import new_game
 from ..spirits import Spirit
 from ..state import Difficulty, GameConfig, GameState, Mode, Phase
 from .evaluate import Weights, current_score
-from .plan import best_turn
+from .plan import DEFAULT_BUDGET_S, best_turn
 
 Policy = Callable[[GameState], Sequence[Action]]
 
@@ -46,7 +46,7 @@ def deal(
 
 
 def planner_policy(
-    budget_s: float = 1.0, max_nodes: int | None = None, horizon: int | None = None
+    budget_s: float = DEFAULT_BUDGET_S, max_nodes: int | None = None, horizon: int | None = None
 ) -> Policy:
     def play(state: GameState) -> Sequence[Action]:
         return best_turn(state, budget_s=budget_s, max_nodes=max_nodes, horizon=horizon).actions
