@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=DEFAULT_BUDGET_S,
         metavar="S",
-        help=f"seconds of search (default {DEFAULT_BUDGET_S}; a Raspberry Pi 5 searches about 3x less)",
+        help=f"seconds of search (default {DEFAULT_BUDGET_S}; a Pi 5 searches about 3x less)",
     )
     parser.add_argument(
         "--nodes",
