@@ -18,6 +18,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
+from .card_quads import edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawns import learn_pawns, pawn_blobs, residual
 from .photo_io import PhotoError, check_image
@@ -31,6 +32,7 @@ U8 = NDArray[Any]
 
 PITCH = 48  # board px per cell: a card is ~40 px wide, plenty for 24x32 features
 MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
+REFITS = 2  # lattice refits to the cards' own corners
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
 MIN_DETAIL = 1.5  # ...if their printed detail differs by less than this (grey levels, rms)
@@ -57,17 +59,48 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     except GridNotFoundError as exc:
         raise CalibrationError(f"solved photo: grid not found: {exc}") from None
     h, w = solved.shape[:2]
-    geometry = BoardGeometry(
-        lattice_to_image=fit.lattice_to_image,
-        image_size=(w, h),
-        pitch=PITCH,
-        margin=MARGIN,
-        shrink=choose_shrink(fit.lattice_to_image, PITCH),
+    lattice = fit.lattice_to_image
+    # The outline fit is a first guess: each card's own four corners are found on the board
+    # it gives, the lattice is refitted to all of them, and the board warped again.
+    polarity = 0
+    for attempt in range(REFITS + 1):
+        geometry = BoardGeometry(
+            lattice_to_image=lattice,
+            image_size=(w, h),
+            pitch=PITCH,
+            margin=MARGIN,
+            shrink=choose_shrink(lattice, PITCH),
+        )
+        hi, board = geometry.warp_pair(solved)
+        lab = to_lab(board)
+        grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
+        centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects)
+        quads = find_quads(grey_hi, centres, (cw, ch), polarity=polarity)
+        # The side of the edge the cards are on, if the whole deck agrees (shadows do not).
+        polarity = edge_polarity(grey_hi, quads)
+        if attempt == REFITS:
+            break
+        to_image = lattice @ np.linalg.inv(geometry.lattice_to_board())
+        better = refit_lattice(quads, to_image, PITCH, MARGIN)
+        if better is None:
+            break
+        lattice = better
+    # All cards of a deck have one size, and on the board perspective is gone: the cards
+    # are fitted once more at the deck's median size (a card's shadow or its neighbour's
+    # edge cannot stretch it), from where the lattice expects them unless the first fit
+    # agrees.
+    size = (
+        float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))),
+        float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))),
     )
-    hi, board = geometry.warp_pair(solved)
-    lab = to_lab(board)
-    grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
-    centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects)
+    found = quads.mean(axis=1)
+    cells = np.array([geometry.cell_centre(c) for c in ALL_CELLS])
+    near = np.linalg.norm(found - cells, axis=1) < 0.12 * PITCH
+    start = np.where(near[:, None], found, cells)
+    quads = find_quads(grey_hi, start, size, grow=np.array([-1.0, 0.0, 1.0]), polarity=polarity)
+    centres = quads.mean(axis=1)
+    cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
+    ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
     # Identity features use the card's inner part: its outline may catch a sliver of table.
     inner = (max(8, round(cw * 0.94)), max(8, round(ch * 0.94)))
     templates = crop_cards(lab, centres, inner)
@@ -135,6 +168,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         pawn_areas=areas,
         own_cost=own_cost,
         cross_cost=cross_cost,
+        card_quads=quads,
     )
     _self_check(pawns, profile)
     return profile

@@ -52,6 +52,18 @@ class Profile:
     pawn_areas: F64  # (5,) blob areas in board px
     own_cost: float  # typical cost of a card against its own template (the noise floor)
     cross_cost: float  # typical cost between two different islands (the signal)
+    # (25, 4, 2) board px: each card's own corners (TL, TR, BR, BL) in the solved photo;
+    # None in a profile written before they were measured (boxes around the centres).
+    card_quads: F64 | None = None
+
+    def quads(self) -> F64:
+        """Each cell's card corners: the measured ones, or boxes around the centres."""
+        if self.card_quads is not None:
+            return self.card_quads
+        w, h = self.card_size[0] / 0.94, self.card_size[1] / 0.94
+        box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        out: F64 = self.card_centres[:, None, :] + box[None]
+        return out
 
     def header(self) -> dict[str, Any]:
         g = self.geometry
@@ -88,23 +100,35 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
     """Write ``profile`` to exactly ``path`` (no suffix is added)."""
     p = Path(path)
     header = json.dumps(profile.header())
+    arrays: dict[str, Any] = {
+        "header": np.array(header),
+        "lattice_to_image": profile.geometry.lattice_to_image,
+        "card_centres": profile.card_centres,
+        "templates": profile.templates,
+        "fine_templates": profile.fine_templates,
+        "board": profile.board,
+        "table_mean": profile.table_mean,
+        "table_icov": profile.table_icov,
+        "pawn_colours": profile.pawn_colours,
+        "pawn_icov": profile.pawn_icov,
+        "pawn_offsets": profile.pawn_offsets,
+        "pawn_areas": profile.pawn_areas,
+    }
+    if profile.card_quads is not None:
+        arrays["card_quads"] = profile.card_quads
     with p.open("wb") as f:
-        np.savez_compressed(
-            f,
-            header=np.array(header),
-            lattice_to_image=profile.geometry.lattice_to_image,
-            card_centres=profile.card_centres,
-            templates=profile.templates,
-            fine_templates=profile.fine_templates,
-            board=profile.board,
-            table_mean=profile.table_mean,
-            table_icov=profile.table_icov,
-            pawn_colours=profile.pawn_colours,
-            pawn_icov=profile.pawn_icov,
-            pawn_offsets=profile.pawn_offsets,
-            pawn_areas=profile.pawn_areas,
-        )
+        np.savez_compressed(f, **arrays)
     return p
+
+
+def _quads(a: NDArray[Any] | None, p: Path) -> F64 | None:
+    """The optional card corners (added to format 1 later: older files have none)."""
+    if a is None:
+        return None
+    if a.shape != (N_CARDS, 4, 2) or not np.all(np.isfinite(a)):
+        raise ProfileError(f"{p}: card_quads has shape {a.shape}, expected {(N_CARDS, 4, 2)}")
+    out: F64 = a.astype(np.float64)
+    return out
 
 
 def load_profile(path: str | Path) -> Profile:
@@ -170,6 +194,7 @@ def load_profile(path: str | Path) -> Profile:
             pawn_areas=arrays["pawn_areas"].astype(np.float64),
             own_cost=float(header["own_cost"]),
             cross_cost=float(header["cross_cost"]),
+            card_quads=_quads(arrays.get("card_quads"), p),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ProfileError):

@@ -27,19 +27,9 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
-from .card_identity import (
-    FineDeck,
-    align,
-    coarse_costs,
-    crop_cards,
-    crop_grey,
-    match_lighting,
-    normalise,
-    pair_costs,
-    refine_fine,
-    soften,
-)
+from .card_identity import coarse_costs, crop_cards, match_lighting
 from .grid_locator import to_lab
+from .identify import SHIFT, Deck, alternatives, band
 from .pawns import find_gems, find_pawns, objects_mask, residual
 from .photo_io import PhotoError, check_image
 from .profile import Profile
@@ -50,18 +40,14 @@ F32 = NDArray[Any]
 F64 = NDArray[Any]
 U8 = NDArray[Any]
 
-# Confidence rules, in units of the deck's typical difference between two islands.
-MIN_MARGIN = 0.4  # a cheaper exchange than this (x typical difference) makes a cell uncertain
-MAX_OWN = 0.7  # a card this far from its own template is covered or damaged
+# Confidence rules. Costs are (1 - correlation of printed detail) + colour (in units of the
+# deck's typical difference between two islands, weighted).
+COLOUR_WEIGHT = 0.6
+MIN_MARGIN = 0.7  # any other reading of a cell must cost the table at least this much more
+MIN_SCORE = 0.6  # the card's print must correlate at least this well with its island's
+MAX_OWN = 0.7  # a card this far from its template's colours is covered or damaged
+MAX_CERTAIN_OWN = 0.45  # a card further than this from its island's colours is in doubt
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
-ALIGN_CANDIDATES = 4  # islands tried per cell to find where its card lies
-REFINE = 4  # board px a card may have moved from its calibrated place (~5 mm)
-CANDIDATES = 4  # islands per cell (and cells per island) given the fine comparison
-FINE_WEIGHT = 1.0  # fine lightness cost added to the colour cost
-RIVALS = 2  # alternatives each cell's island must beat in a pixel vote
-MIN_VOTE = 1.0  # every telling pixel must side with the chosen island (tuned on DEV)
-MIN_TELLING = 12  # fewer telling pixels than this and the vote cannot decide
-MAX_CERTAIN_OWN = 0.25  # a card further than this from its template is left in doubt
 # The last reading's per-cell evidence (swap margin, row margin, vote, own cost, choice), for
 # tuning and diagnosis; one entry only, so a long-running device does not accumulate them.
 DEBUG: deque[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = deque(maxlen=1)
@@ -73,9 +59,7 @@ class _Cache:
     def __init__(self) -> None:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
         self.lab: F32 | None = None
-        self.fine: F32 | None = None
-        self.deck: FineDeck | None = None
-        self.half: list[F32] = []
+        self.ident: Deck | None = None
 
 
 _cache = _Cache()
@@ -96,10 +80,7 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
-    _cache.fine = np.stack([soften(t) for t in profile.fine_templates.astype(np.float32)])
-    _cache.deck = FineDeck(_cache.fine)
-    w, h = profile.fine_templates.shape[2] // 2, profile.fine_templates.shape[1] // 2
-    _cache.half = [cv2.resize(t, (w, h), interpolation=cv2.INTER_AREA) for t in _cache.fine]
+    _cache.ident = Deck(cv2.cvtColor(profile.board, cv2.COLOR_BGR2GRAY), profile.quads())
     _cache.key = profile.board
 
 
@@ -140,9 +121,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             f"photo is {w}x{h} but the profile was calibrated on {g.image_size[0]}x"
             f"{g.image_size[1]} photos"
         )
-    hi, board = g.warp_pair(image)
+    _, board = g.warp_pair(image)
     lab = to_lab(board)
-    grey = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lap("warp")
 
     ref = calibration_lab(profile)
@@ -161,60 +141,33 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse("hand or object over the cards")
 
     _refresh(profile)
-    assert _cache.fine is not None and _cache.deck is not None
-    deck = _cache.deck
-    grey = soften(grey)
-    fsize = (_cache.fine.shape[2], _cache.fine.shape[1])
-    # The camera is fixed and players put a swapped card back into the same slot: each card
-    # is near its calibrated place. It is aligned with the island that fits it best at first
-    # sight (a close relative of the right one shares its outline, band and frame), and all
-    # candidate islands are then compared on the same pixels.
-    first = coarse_costs(
-        crop_cards(lab, profile.card_centres, profile.card_size), profile.templates
-    )
-    short = np.argsort(first, axis=1)[:, :ALIGN_CANDIDATES]
-    # Alignment on the printed detail (lighting removed) at half the fine resolution, then
-    # to the fine pixel with the winning island.
-    half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    spots = np.zeros((len(short), 2))
-    for i, ks in enumerate(short):
-        x, y = profile.card_centres[i]
-        (x, y), n = align(half, (float(x), float(y)), [_cache.half[k] for k in ks], REFINE)
-        k = int(ks[n])
-        spots[i] = refine_fine(grey, _cache.fine[k], (2 * x + 0.5, 2 * y + 0.5), 2)
-    centres = (spots - 0.5) / 2
-    feats = crop_cards(lab, centres, profile.card_size)
+    assert _cache.ident is not None
+    ident = _cache.ident
+    # Every cell's card rectified along its calibrated corners, compared with the 25 learned
+    # cards on printed detail (a few pixels' nudge searched), plus their colours.
+    soft = band(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY).astype(np.float32))
+    score, where = ident.scores(ident.crops(soft))
+    feats = crop_cards(lab, profile.card_centres, profile.card_size)
     colour = coarse_costs(feats, profile.templates)
-    seen = colour.copy()  # region-mean colour: the scale calibration measured
-    crops = [normalise(crop_grey(grey, (float(x), float(y)), fsize)) for x, y in spots]
-    pairs = _candidates(colour)
-    detail = pair_costs(feats[[i for i, _ in pairs]], profile.templates[[k for _, k in pairs]])
-    # Colour at the board's resolution plus lightness detail (numbers, icons) at twice it.
-    # Pairings nobody looked at closely stay out of reach: they were far off at first sight.
-    cost = colour + 2 * profile.cross_cost
-    by_cell: dict[int, list[int]] = {}
-    for i, k in pairs:
-        by_cell.setdefault(i, []).append(k)
-    fine = {}
-    for i, ks in by_cell.items():
-        fine.update({(i, k): float(c) for k, c in zip(ks, deck.costs(crops[i], ks), strict=True)})
-    for n, (i, k) in enumerate(pairs):
-        colour[i, k] = detail[n]
-        cost[i, k] = detail[n] + FINE_WEIGHT * fine[(i, k)]
-    choice = assignment.solve(cost)
-    margins = assignment.swap_margins(cost, choice)
-    own = seen[np.arange(len(choice)), choice]
     scale = max(profile.cross_cost, 1e-3)
+    cost = (1.0 - score) + COLOUR_WEIGHT * colour / scale
+    choice = assignment.solve(cost)
+    # What any other reading of a cell would cost the whole table, at the least.
+    margins = alternatives(cost, choice)
+    idx = np.arange(len(choice))
+    best = score[idx, choice]
+    own = colour[idx, choice]
+    step = where[idx, choice]
+    n = 2 * SHIFT + 1
+    centres = profile.card_centres + np.stack([step % n - SHIFT, step // n - SHIFT], axis=1)
     covered = own > MAX_OWN * scale
-    votes = _votes(cost, choice, crops, deck, scale)
     rows = assignment.row_margins(cost, choice)
-    DEBUG.append((margins / scale, rows / scale, votes, own / scale, choice + 1))
-    # Certain only when three independent signs agree: the pixels that tell the island from
-    # its rivals side with it, no cheap exchange with another cell exists, and the card
-    # looks like its template overall (a partly hidden or glared card is not trusted).
+    DEBUG.append((margins, rows, best, own / scale, choice + 1))
+    # Certain only when no other assignment comes close and the card matches its island's
+    # print well in absolute terms (a partly hidden or glared card is not trusted).
     decided = [
-        bool(votes[i] >= MIN_VOTE)
-        and bool(margins[i] >= MIN_MARGIN * scale)
+        bool(margins[i] >= MIN_MARGIN)
+        and bool(best[i] >= MIN_SCORE)
         and bool(own[i] <= MAX_CERTAIN_OWN * scale)
         for i in range(len(choice))
     ]
@@ -225,13 +178,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse(f"hand or object over the cards ({int(covered.sum())} cards hidden)")
 
     expected = ref.copy()
-    ref_cards = crop_full(ref, profile.card_centres, profile.card_size)
+    quads = profile.quads()
     cw, ch = profile.card_size
     for i, k in enumerate(choice):
-        if covered[i]:
-            continue
-        x0, y0 = round(centres[i][0] - cw / 2), round(centres[i][1] - ch / 2)
-        _paste(expected, ref_cards[k], x0, y0)
+        if not covered[i]:
+            _paste_card(expected, ref, quads[k], quads[i] + (centres[i] - profile.card_centres[i]))
     res = residual(lab, expected)
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
@@ -277,44 +228,6 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     )
 
 
-def _votes(
-    cost: F32,
-    choice: NDArray[np.intp],
-    crops: list[F32],
-    deck: FineDeck,
-    scale: float,
-) -> F64:
-    """For each cell, the weakest pixel vote of its island against its closest rivals.
-
-    Rivals are the next-cheapest islands for the cell. Only pixels where two islands differ
-    can tell them apart (:func:`vote`); where they differ in too few pixels the vote counts
-    as undecided (0.5) and the colour margin of the assignment has to carry the decision.
-    """
-    out = np.ones(len(choice))
-    for i in range(len(choice)):
-        k = int(choice[i])
-        # The card lies where it lies, whichever island it is: all rivals are judged on the
-        # chosen island's pixels (a rival slid elsewhere could fit periodic art).
-        here = crops[i]
-        for r in [int(j) for j in np.argsort(cost[i]) if int(j) != k][:RIVALS]:
-            share, telling = deck.vote(here, k, r)
-            if telling < MIN_TELLING:  # alike in grey: only their colours can tell them apart
-                share = 1.0 if cost[i, r] - cost[i, k] >= MIN_MARGIN * scale else 0.5
-            out[i] = min(out[i], share)
-    return out
-
-
-def _candidates(cost: F32) -> list[tuple[int, int]]:
-    """Pairings worth a precise look: each cell's cheapest islands, each island's cheapest
-    cells, and the best joint assignment at first sight."""
-    top = np.argsort(cost, axis=1)[:, :CANDIDATES]
-    pairs = {(i, int(k)) for i in range(len(cost)) for k in top[i]}
-    left = np.argsort(cost, axis=0)[:CANDIDATES]
-    pairs |= {(int(i), k) for k in range(cost.shape[1]) for i in left[:, k]}
-    pairs |= {(i, int(k)) for i, k in enumerate(assignment.solve(cost))}
-    return sorted(pairs)
-
-
 def crop_full(lab: F32, centres: F64, size: tuple[int, int]) -> list[F32]:
     """Full-resolution card crops (board px) at ``centres``."""
     w, h = size
@@ -325,6 +238,25 @@ def crop_full(lab: F32, centres: F64, size: tuple[int, int]) -> list[F32]:
         x0, y0 = round(cx - w / 2) + pad, round(cy - h / 2) + pad
         out.append(big[y0 : y0 + h, x0 : x0 + w].copy())
     return out
+
+
+def _paste_card(dst: F32, ref: F32, src: F64, quad: F64) -> None:
+    """The calibration's card at corners ``src`` drawn into ``dst`` at corners ``quad``
+    (turned, nudged: the card as it lies now)."""
+    H, W = dst.shape[:2]
+    x0, y0 = (int(v) for v in np.floor(quad.min(axis=0)) - 1)
+    x1, y1 = (int(v) for v in np.ceil(quad.max(axis=0)) + 2)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return
+    m = cv2.getPerspectiveTransform((quad - (x0, y0)).astype(np.float32), src.astype(np.float32))
+    patch = cv2.warpPerspective(
+        ref, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    )
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    sel = inside.astype(bool)
+    dst[y0:y1, x0:x1][sel] = patch[sel]
 
 
 def _paste(dst: F32, patch: F32, x0: int, y0: int) -> None:

@@ -1,0 +1,310 @@
+"""Each card's own four corners, and crops of a card rectified to its own axes.
+
+Hand-laid cards sit a few millimetres off a regular lattice and are turned by a few
+degrees each. A template cut as an axis-aligned box keeps that turn, and a different card
+later put in the same slot is turned differently: the two no longer line up pixel for pixel
+and the comparison measures the turn, not the print. So calibration finds each card's four
+sides on the fine board (the strongest gradient across each side near where the edge-pair
+search put it, a robust straight-line fit along the side) and every comparison is made on
+crops rectified to the card's own axes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+
+SAMPLES = 17  # points probed along each side
+SPAN = 0.36  # the probes cover this share of the side on each side of its middle
+REACH = 0.07  # how far (share of the card's side) a side may lie from its first guess
+MAX_TURN = 10.0  # degrees: a side fitted steeper than this is not trusted
+
+
+def edge_images(grey_hi: F32, polarity: int = 0) -> tuple[F32, F32, F32, F32]:
+    """Gradient across the left, right, top and bottom sides of a card, on the fine board.
+
+    With ``polarity`` +1 (cards brighter than the table at their edge) or -1 (darker), only
+    edges of that sign count: a card's shadow on the table has the opposite sign at its
+    outer edge and cannot pass for the card's edge. With 0, both signs count.
+    """
+    g = cv2.GaussianBlur(grey_hi.astype(np.float32), (0, 0), 1.0)
+    sx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    sy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    if polarity == 0:
+        ax, ay = np.abs(sx), np.abs(sy)
+        return ax, ax, ay, ay
+    sx, sy = sx * polarity, sy * polarity
+    return np.maximum(sx, 0), np.maximum(-sx, 0), np.maximum(sy, 0), np.maximum(-sy, 0)
+
+
+def edge_polarity(grey_hi: F32, quads: F64) -> int:
+    """+1 if the cards are brighter than what lies just outside them nearly everywhere,
+    -1 if darker, 0 if it varies (a patterned table, a card art that reaches the edge)."""
+    g = cv2.GaussianBlur(grey_hi.astype(np.float32), (0, 0), 1.0)
+    H, W = g.shape
+    votes = []
+    for q in quads:
+        f = q * 2.0 + 0.5
+        c = f.mean(axis=0)
+        for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
+            for u in np.linspace(0.2, 0.8, 7):
+                p = f[a] + (f[b] - f[a]) * u
+                d = (p - c) / (np.linalg.norm(p - c) + 1e-9)
+                x_in, y_in = np.rint(p - 3 * d).astype(int)
+                x_out, y_out = np.rint(p + 3 * d).astype(int)
+                if 0 <= x_out < W and 0 <= y_out < H and 0 <= x_in < W and 0 <= y_in < H:
+                    votes.append(float(g[y_in, x_in] - g[y_out, x_out]))
+    if not votes:
+        return 0
+    share = float(np.mean(np.array(votes) > 0))
+    return 1 if share > POLARITY_SHARE else -1 if share < 1 - POLARITY_SHARE else 0
+
+
+POLARITY_SHARE = 0.85  # share of edge probes that must agree on the cards' side of the edge
+
+
+def find_quads(
+    grey_hi: F32,
+    centres: F64,
+    size: tuple[float, float],
+    grow: F64 | None = None,
+    polarity: int = 0,
+) -> F64:
+    """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
+
+    ``grey_hi`` is the fine board (twice the board's resolution), ``centres`` and ``size``
+    (full card width and height) are in board px. A card whose sides cannot be fitted keeps
+    the axis-aligned box of its first guess.
+    """
+    grads = edge_images(grey_hi, polarity)
+    gl, gr, gt, gb = grads
+    w, h = 2.0 * size[0], 2.0 * size[1]
+    out = np.zeros((len(centres), 4, 2))
+    for i, (bx, by) in enumerate(centres):
+        # The whole outline first (a rigid card: every side on an edge at once, which the
+        # table's own pattern rarely manages), then each side to its own strongest edge.
+        cx, cy, turn, cw, ch = _fit_rect(
+            grads, (2.0 * bx + 0.5, 2.0 * by + 0.5), w, h, GROW if grow is None else grow
+        )
+        quad = _rect(cx, cy, turn, cw, ch)
+        left = _side(gl, quad[[0, 3]].mean(axis=0), cy, ch, FINAL_REACH)
+        right = _side(gr, quad[[1, 2]].mean(axis=0), cy, ch, FINAL_REACH)
+        top = _side(gt.T, quad[[0, 1]].mean(axis=0)[::-1], cx, cw, FINAL_REACH)
+        bottom = _side(gb.T, quad[[3, 2]].mean(axis=0)[::-1], cx, cw, FINAL_REACH)
+        if None not in (left, right, top, bottom):
+            assert left and right and top and bottom
+            lines = _corners(left, right, top, bottom)
+            if np.abs(lines - quad).max() < 1.5:
+                quad = lines
+        out[i] = (quad - 0.5) / 2.0
+    return out
+
+
+OUTER_SHARE = 1.0  # an outline this close to the best fit counts as fitting
+FINAL_REACH = 2  # fine px a side may move from the rigid outline's fit
+SHIFTS = np.arange(-12, 13, 2.0)  # fine px searched around the first guess
+TURNS = np.radians(np.arange(-10.5, 11.0, 1.5))  # a card may lie turned this much
+GROW = np.arange(-5, 6, 1.0)  # fine px of width/height searched
+
+
+def _rect(cx: float, cy: float, turn: float, w: float, h: float) -> F64:
+    c, s = np.cos(turn), np.sin(turn)
+    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    rot = np.array([[c, -s], [s, c]])
+    out: F64 = pts @ rot.T + (cx, cy)
+    return out
+
+
+def _fit_rect(
+    grads: tuple[F32, F32, F32, F32], c: tuple[float, float], w: float, h: float, grow: F64
+) -> tuple[float, float, float, float, float]:
+    """Centre, turn (radians) and size of the rectangle whose outline lies on the strongest
+    edges near ``c``: turn and shift first, then width and height."""
+    H, W = grads[0].shape
+    u = np.linspace(-0.42, 0.42, 15)
+
+    def score(
+        cx: NDArray[Any], cy: NDArray[Any], t: NDArray[Any], ww: NDArray[Any], hh: NDArray[Any]
+    ) -> NDArray[Any]:
+        cs, sn = np.cos(t)[..., None], np.sin(t)[..., None]
+        cx, cy = cx[..., None], cy[..., None]
+        ww, hh = ww[..., None], hh[..., None]
+        total = 0.0
+        for sx, sy, along_x, grad in (
+            (-1, 0, False, grads[0]),
+            (1, 0, False, grads[1]),
+            (0, -1, True, grads[2]),
+            (0, 1, True, grads[3]),
+        ):
+            if along_x:
+                px, py = u * ww, sy * hh / 2 + 0 * u
+            else:
+                px, py = sx * ww / 2 + 0 * u, u * hh
+            x = cx + cs * px - sn * py
+            y = cy + sn * px + cs * py
+            xi = np.clip(np.rint(x).astype(np.intp), 0, W - 1)
+            yi = np.clip(np.rint(y).astype(np.intp), 0, H - 1)
+            total = total + grad[yi, xi].mean(axis=-1)
+        return np.asarray(total)
+
+    cx, cy, turn = c[0], c[1], 0.0
+    for shifts, turns in (
+        (SHIFTS, TURNS),
+        (np.arange(-2, 3, 1.0), np.radians([-1, -0.5, 0, 0.5, 1])),
+    ):
+        dx, dy, t = np.meshgrid(shifts, shifts, turn + turns, indexing="ij")
+        s1 = score(cx + dx, cy + dy, t, np.full_like(t, w), np.full_like(t, h))
+        k = np.unravel_index(int(np.argmax(s1)), s1.shape)
+        cx, cy, turn = cx + float(dx[k]), cy + float(dy[k]), float(t[k])
+    fine_t = turn + np.radians(np.array([-0.5, 0.0, 0.5]))
+    gw3, gh3, t3 = np.meshgrid(grow, grow, fine_t, indexing="ij")
+    s2 = score(np.full_like(t3, cx), np.full_like(t3, cy), t3, w + gw3, h + gh3)
+    # A card's paper edge, not the frame printed inside it: of the sizes that fit almost as
+    # well as the best, the largest.
+    area = (w + gw3) * (h + gh3)
+    area[s2 < OUTER_SHARE * float(s2.max())] = -1.0
+    k = np.unravel_index(int(np.argmax(area)), s2.shape)
+    ww, hh, turn = w + float(gw3[k]), h + float(gh3[k]), float(t3[k])
+    # The size changed: the centre may move by a pixel or two.
+    sx = np.arange(-3, 4, 1.0)
+    ddx, ddy = np.meshgrid(sx, sx, indexing="ij")
+    s3 = score(
+        cx + ddx, cy + ddy, np.full_like(ddx, turn), np.full_like(ddx, ww), np.full_like(ddx, hh)
+    )
+    k = np.unravel_index(int(np.argmax(s3)), s3.shape)
+    return cx + float(ddx[k]), cy + float(ddy[k]), turn, ww, hh
+
+
+def _box(cx: float, cy: float, w: float, h: float) -> F64:
+    return np.array(
+        [
+            [cx - w / 2, cy - h / 2],
+            [cx + w / 2, cy - h / 2],
+            [cx + w / 2, cy + h / 2],
+            [cx - w / 2, cy + h / 2],
+        ]
+    )
+
+
+def _side(
+    grad: F32, mid: F64, along: float, length: float, reach: int
+) -> tuple[float, float] | None:
+    """Line ``across = a + b * t`` through the strongest gradient within ``reach`` of the
+    side whose middle is ``mid`` (across, along); rows of ``grad`` are ``t``. None if the
+    probes disagree."""
+    H, W = grad.shape
+    across0, along0 = float(mid[0]), float(mid[1])
+    del along
+    ts = along0 + np.linspace(-SPAN, SPAN, SAMPLES) * length
+    xs, ys = [], []
+    lo_all = round(across0) - reach - 3
+    if lo_all < 1 or round(across0) + reach + 4 > W - 1:
+        return None
+    for t in ts:
+        r = round(t)
+        if r < 0 or r >= H:
+            continue
+        a0 = across0  # the side as fitted runs straight along the rows probed
+        lo, hi = round(a0) - reach, round(a0) + reach + 1
+        prof = grad[r, lo:hi]
+        j = int(np.argmax(prof))
+        x = float(lo + j)
+        if 0 < j < len(prof) - 1:  # sub-pixel: the parabola through the peak
+            a, b, c = float(prof[j - 1]), float(prof[j]), float(prof[j + 1])
+            den = a - 2 * b + c
+            if den < 0:
+                x += 0.5 * (a - c) / den
+        xs.append(x)
+        ys.append(t)
+    if len(xs) < SAMPLES // 2:
+        return None
+    x_arr, t_arr = np.array(xs), np.array(ys)
+    keep = np.ones(len(x_arr), bool)
+    fit = (float(np.median(x_arr)), 0.0)
+    for _ in range(3):  # drop probes that caught print or a neighbour, refit
+        if keep.sum() < SAMPLES // 2:
+            return None
+        b, a = np.polyfit(t_arr[keep], x_arr[keep], 1)
+        fit = (float(a), float(b))
+        res = np.abs(x_arr - (a + b * t_arr))
+        keep = res < max(1.0, 2.5 * float(np.median(res[keep])))
+    if abs(np.degrees(np.arctan(fit[1]))) > MAX_TURN:
+        return None
+    return fit
+
+
+def _corners(
+    left: tuple[float, float],
+    right: tuple[float, float],
+    top: tuple[float, float],
+    bottom: tuple[float, float],
+) -> F64:
+    """Intersections of x = a + b*y (left, right) with y = c + d*x (top, bottom)."""
+
+    def meet(v: tuple[float, float], hz: tuple[float, float]) -> tuple[float, float]:
+        a, b = v
+        c, d = hz
+        y = (c + d * a) / (1.0 - d * b)
+        return a + b * y, y
+
+    return np.array([meet(left, top), meet(right, top), meet(right, bottom), meet(left, bottom)])
+
+
+def rect_maps(quads: F64, inner: float, size: tuple[int, int], pad: int) -> list[F64]:
+    """For each card, the homography from a rectified crop to the fine board.
+
+    The crop is ``size`` (w, h) board px showing the card's central ``inner`` share, plus
+    ``pad`` px around it (room for a small translation search); it samples the fine board
+    (twice the board's resolution).
+    """
+    w, h = size
+    dst = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], np.float32)
+    out = []
+    for q in quads:
+        c = q.mean(axis=0)
+        src = (c + (q - c) * inner) * 2.0 + 0.5
+        m = cv2.getPerspectiveTransform(dst, src.astype(np.float32))
+        out.append(np.asarray(m, np.float64))
+    return out
+
+
+def rectify(fine: F32, maps: list[F64], size: tuple[int, int], pad: int) -> F32:
+    """(N, h + 2 pad, w + 2 pad) rectified crops of the fine board, one per map."""
+    w, h = size
+    dsize = (w + 2 * pad, h + 2 * pad)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    return np.stack(
+        [
+            cv2.warpPerspective(fine, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+            for m in maps
+        ]
+    )
+
+
+def refit_lattice(quads: F64, board_to_image: F64, pitch: float, margin: float) -> F64 | None:
+    """The lattice-to-photo homography fitted to all the cards' corners (100 points).
+
+    Each card's corners are expected a card's size around its cell's centre; cards laid by
+    hand sit a few millimetres off that, which a robust least-squares fit over all of them
+    averages out, while the outline-based first fit could leave the lattice sheared.
+    """
+    n = len(quads)
+    size = round(float(np.sqrt(n)))
+    lat = (quads - margin * pitch) / pitch  # board px to lattice units
+    w = float(np.median(np.linalg.norm(lat[:, 1] - lat[:, 0], axis=1)))
+    h = float(np.median(np.linalg.norm(lat[:, 3] - lat[:, 0], axis=1)))
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    cells = np.array([[i % size + 0.5, i // size + 0.5] for i in range(n)])
+    target = (cells[:, None, :] + corners[None]).reshape(-1, 2)
+    src = cv2.perspectiveTransform(quads.reshape(-1, 1, 2).astype(np.float64), board_to_image)
+    hom, _ = cv2.findHomography(target, src.reshape(-1, 2), cv2.LMEDS)
+    if hom is None or not np.all(np.isfinite(hom)):
+        return None
+    return np.asarray(hom, np.float64)
