@@ -92,11 +92,27 @@ def learn_pawns(
             raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
         ys, xs = np.nonzero(labels == k)
         ys, xs = ys + y0, xs + x0
-        # The blob's fringe and the pawn's shadow are card pixels, a little changed: learn the
-        # colour from the half of the blob that differs most from the card beneath.
+        # The pawn's shadow is the card darkened (its hue kept): leave it out, unless that
+        # leaves little (a grey pawn on a grey card looks like a shadow of it).
+        seen, card = lab[ys, xs], ref[ys, xs]
+        scale = seen[:, 0] / np.maximum(card[:, 0], 1.0)
+        hue_kept = np.abs(seen[:, 1:] - card[:, 1:] * scale[:, None]).sum(axis=-1) < SHADOW_HUE
+        shadow = hue_kept & (seen[:, 0] < card[:, 0] - SHADOW_DROP)
+        if (~shadow).sum() >= 0.3 * len(ys):
+            ys, xs = ys[~shadow], xs[~shadow]
+        # The blob's fringe is card pixels, a little changed: learn the colour from the half
+        # of the blob that differs most from the card beneath.
         strong = res[ys, xs] >= np.median(res[ys, xs])
         pix = lab[ys[strong], xs[strong]].astype(np.float64)
         colours[i] = pix.mean(axis=0)
+        under = ref[ys[strong], xs[strong]].astype(np.float64).mean(axis=0)
+        if float(np.linalg.norm(colours[i] - under)) < UNLIKE_CARD:
+            # What changed looks like the card itself: glare or a shadow that moved between
+            # the photos, not the pawn; learning it would place this pawn on cards like it.
+            raise CalibrationError(
+                f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the "
+                "card (glare or shadow there? retake both photos)"
+            )
         # A floor on the spread: a flat-coloured pawn must still match under other light.
         icovs[i] = np.linalg.inv(np.cov(pix, rowvar=False) + np.eye(3) * 9.0)
     # Size and place of each pawn as a reading will see it: the same blob finder, so the
@@ -119,6 +135,15 @@ def learn_pawns(
         area, x, y = max(near)
         areas[i] = area
         offsets[i] = (x - cx, y - cy)
+    typical = float(np.median(areas))
+    for i, spirit in enumerate(CALIBRATION_ORDER):
+        if areas[i] > MAX_AREA_SPREAD * typical:
+            # The pawns are about the same size: a much bigger "pawn" is glare or a shadow
+            # that moved between the photos.
+            raise CalibrationError(
+                f"pawns photo: {spirit.title} on island {i + 1} looks far bigger than the "
+                "other pawns (glare or shadow there? retake both photos)"
+            )
     d = np.sqrt(((colours[:, None] - colours[None]) ** 2).sum(-1))
     np.fill_diagonal(d, np.inf)
     a, b = np.unravel_index(int(np.argmin(d)), d.shape)
@@ -128,6 +153,12 @@ def learn_pawns(
             "look alike (check the pawn order: Borea on 1 .. Austro on 5)"
         )
     return colours, icovs, offsets, areas
+
+
+SHADOW_HUE = 6.0  # Lab a*b* off the card's own, scaled by the darkening, still a shadow
+SHADOW_DROP = 8.0  # L: a shadow is at least this much darker than the card
+MAX_AREA_SPREAD = 2.2  # x the pawns' median blob area
+UNLIKE_CARD = 12.0  # Lab: a learned pawn colour at least this far from the card beneath
 
 
 def pawn_blobs(
@@ -470,6 +501,27 @@ def find_gems(
                 gems.append(pos.cell)
         elif area >= GEM_DOUBT * card_area and pos.cell not in doubts:
             doubts.append(pos.cell)
+    # A gem's red shifts with the room's light; one that falls outside the red above but
+    # shows a gem's highlight, redder than the card and of a gem's size, makes its card
+    # doubtful (never a gem: its colour alone does not tell it from art).
+    loose = (a > LOOSE_A) & (a > 0.5 * np.abs(b)) & (a - exp[:, 1] > LOOSE_REDDER)
+    if loose.any():
+        red[:] = 0
+        red[ys[loose], xs[loose]] = 1
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+        for k in range(1, n):
+            x0, y0, w, h, npx = (int(v) for v in stats[k])
+            if not GEM_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+                continue
+            if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+                continue
+            pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
+            if pos.outside or pos.cell in gems or pos.cell in doubts:
+                continue
+            sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+            lum = lab[y0 : y0 + h, x0 : x0 + w, 0][sel]
+            if float(lum.mean()) < GEM_MAX_L and float(lum.max() - lum.mean()) >= LOOSE_GLOSS:
+                doubts.append(pos.cell)
     return gems, [c for c in doubts if c not in gems]
 
 
@@ -484,4 +536,7 @@ GEM_MAX_L = 68.0  # a gem is a dark saturated red; light pinks are art
 GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
 GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
 GEM_MIN_A = 35.0  # and its red be this strong
+LOOSE_A = 18.0  # (doubt only) a* of a gem under a dim or tinted light...
+LOOSE_REDDER = 15.0  # ...at least this much above the card's...
+LOOSE_GLOSS = 15.0  # ...with its highlight this far (L) above its mean
 GEM_DOUBT = 0.006  # a red blob this big that is no gem makes its card doubtful
