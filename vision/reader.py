@@ -47,6 +47,7 @@ MIN_MARGIN = 0.7  # any other reading of a cell must cost the table at least thi
 MIN_SCORE = 0.6  # the card's print must correlate at least this well with its island's
 MAX_OWN = 0.7  # a card this far from its template's colours is covered or damaged
 MAX_CERTAIN_OWN = 0.45  # a card further than this from its island's colours is in doubt
+COVER_SCORE = 0.5  # ...and whose print correlates less than this with it
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
 # The last reading's per-cell evidence (swap margin, row margin, vote, own cost, choice), for
 # tuning and diagnosis; one entry only, so a long-running device does not accumulate them.
@@ -147,7 +148,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # cards on printed detail (a few pixels' nudge searched), plus their colours.
     soft = band(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY).astype(np.float32))
     score, where = ident.scores(ident.crops(soft))
-    feats = crop_cards(lab, profile.card_centres, profile.card_size)
+    # The colours are taken where the print says the card lies now (its best fit's nudge).
+    n = 2 * SHIFT + 1
+    seen = where[np.arange(len(score)), np.argmax(score, axis=1)]
+    moved = np.stack([seen % n - SHIFT, seen // n - SHIFT], axis=1).astype(np.float64)
+    feats = crop_cards(lab, profile.card_centres + moved, profile.card_size)
     colour = coarse_costs(feats, profile.templates)
     scale = max(profile.cross_cost, 1e-3)
     cost = (1.0 - score) + COLOUR_WEIGHT * colour / scale
@@ -158,9 +163,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     best = score[idx, choice]
     own = colour[idx, choice]
     step = where[idx, choice]
-    n = 2 * SHIFT + 1
     centres = profile.card_centres + np.stack([step % n - SHIFT, step // n - SHIFT], axis=1)
-    covered = own > MAX_OWN * scale
+    # Hidden: neither its colours nor its print match its island (a pawn or a gem spoils
+    # one of the two at most).
+    covered = (own > MAX_OWN * scale) & (best < COVER_SCORE)
     rows = assignment.row_margins(cost, choice)
     DEBUG.append((margins, rows, best, own / scale, choice + 1))
     # Certain only when no other assignment comes close and the card matches its island's
