@@ -26,7 +26,7 @@ F32 = NDArray[Any]
 F64 = NDArray[Any]
 
 INNER = 0.8  # share of the card compared (its edge may show table, a shadow or a neighbour)
-SHIFT = 2  # board px of translation searched each way
+SHIFT = 3  # board px of translation searched each way
 BLOCKS = (3, 3)  # (columns, rows) of blocks correlated separately
 DROP = 2  # worst blocks left out of a card's score (a pawn, a gem, a glare spot)
 SIGMA = 1.0  # board px: fades the finest texture (moire), keeps numbers and icons
