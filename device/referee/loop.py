@@ -62,6 +62,9 @@ from .words import word
 # Photos of a changed table with unread cards the referee asks for before it accepts the
 # cheapest explanation of what it saw (and says which cards it did not see).
 BLIND_LOOKS = 3
+# Photos of the still table that must all find a move illegal before it is refused: a pawn
+# misread in one photo (noise, glare) must not buzz at a player who moved legally.
+CONFIRM_LOOKS = 2
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -147,6 +150,7 @@ class Referee:
         self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
         self._seen: Observation | None = None  # this still table, merged over its photos
         self._blind_looks = 0  # photos asked for because cards were not read for sure
+        self._confirm_looks = 0  # photos asked for before refusing a move
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -247,6 +251,12 @@ class Referee:
             self._blind_looks += 1
             where = ", ".join(format_cell(c) for c in blind)
             return Outcome("unreadable", self._w("unsure", where=where))
+        unseen = [s for s in state.spirits if s not in observation.pawns]
+        if unseen and verdict.kind != "illegal":
+            # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
+            # no change at all: never judge a turn without seeing every pawn in the game.
+            names = ", ".join(s.title for s in unseen)
+            return Outcome("unreadable", self._w("pawn_unseen", names=names))
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -257,8 +267,13 @@ class Referee:
                 where = ", ".join(format_cell(c) for c in blind)
                 outcome = replace(outcome, message=f"{outcome.message} (unseen: {where})")
             return outcome
+        if self._confirm_looks < CONFIRM_LOOKS:
+            self._confirm_looks += 1
+            self._seen = None  # judge the next photo on its own
+            return Outcome("unreadable", self._w("checking"))
         self._seen = None  # the players will put things back: a new table to look at
         self._blind_looks = 0
+        self._confirm_looks = 0
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
@@ -270,6 +285,7 @@ class Referee:
     def _in_sync(self) -> Outcome:
         self._seen = None
         self._blind_looks = 0
+        self._confirm_looks = 0
         if self.out_of_sync:
             self.out_of_sync = False
             return Outcome("restored", self._w("right_again"))
@@ -374,6 +390,7 @@ class Referee:
         todo = self._instructions(before, observation)
         self._seen = None
         self._blind_looks = 0
+        self._confirm_looks = 0
         same_turn = (after.round, after.active, after.turns_done) == (
             before.round,
             before.active,

@@ -31,6 +31,8 @@ WORDS: dict[str, dict[str, str]] = {
         "choose_first": "choose with the buttons first",
         "not_read": "{n} cards not read yet: straighten them",
         "unsure": "cards not read for sure at {where}: straighten them",
+        "checking": "looking again before refusing that move",
+        "pawn_unseen": "cannot see the pawn of {names}: set it upright in the middle of its card",
     },
     "it": {
         "on_table": "Sul tavolo",
@@ -56,6 +58,8 @@ WORDS: dict[str, dict[str, str]] = {
         "choose_first": "prima scegliete con i pulsanti",
         "not_read": "{n} carte non ancora lette: raddrizzatele",
         "unsure": "carte non lette con certezza in {where}: raddrizzatele",
+        "checking": "guardo di nuovo prima di rifiutare la mossa",
+        "pawn_unseen": "non vedo la pedina di {names}: mettetela dritta al centro della carta",
     },
 }
 
