@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml
 setup: $(BIN)/.installed
 
 demo: setup
-	$(BIN)/zefiria demo
+	$(BIN)/zefiria demo --fast
 
 test: setup
 	$(BIN)/python -m pytest -q
