@@ -169,16 +169,16 @@ SOFTEN_SIGMA = 1.5  # fine px: fades printed textures and moire, keeps numbers a
 LIGHT_BOX = 19  # fine px: anything smoother than ~this is lighting, not print
 
 
-def soften(grey: F32) -> F32:
+def soften(grey: F32, sigma: float = SOFTEN_SIGMA, light_box: int = LIGHT_BOX) -> F32:
     """Fine-board grey with fine textures blurred away.
 
     Decks with striped or hatched art change from photo to photo at that scale (moire, a
     pixel of shift); numbers and icons are bigger and survive the blur.
     """
-    fine = cv2.GaussianBlur(grey, (0, 0), SOFTEN_SIGMA)
+    fine = cv2.GaussianBlur(grey, (0, 0), sigma)
     # Minus the large-scale light: gradients of room light, vignetting and glare differ from
     # photo to photo; printed detail does not. (Two box blurs: a cheap wide Gaussian.)
-    k = (LIGHT_BOX, LIGHT_BOX)
+    k = (light_box, light_box)
     light = cv2.blur(
         cv2.blur(grey, k, borderType=cv2.BORDER_REFLECT), k, borderType=cv2.BORDER_REFLECT
     )

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .card_identity import soften
 from .card_quads import rect_maps, rectify
 
 F32 = NDArray[Any]
@@ -36,13 +36,7 @@ COMMON = True  # compare cards on what differs from the deck's average card
 
 def band(grey: F32) -> F32:
     """The printed detail of a board-resolution grey image (light and noise removed)."""
-    fine = cv2.GaussianBlur(grey, (0, 0), SIGMA)
-    k = (LIGHT_BOX, LIGHT_BOX)
-    light = cv2.blur(
-        cv2.blur(grey, k, borderType=cv2.BORDER_REFLECT), k, borderType=cv2.BORDER_REFLECT
-    )
-    out: F32 = fine - light
-    return out
+    return soften(grey, sigma=SIGMA, light_box=LIGHT_BOX)
 
 
 class Deck:
