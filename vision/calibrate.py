@@ -14,13 +14,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE
-from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .card_quads import edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
-from .pawns import learn_pawns, pawn_blobs, residual
+from .pawns import learn_pawns, residual
 from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Status
@@ -232,61 +231,6 @@ def _edge_pair(profile: F64, centre: float, length: float) -> tuple[float, float
             if score > best[0]:
                 best = (score, (a + b) / 2, float(size))
     return best[1], best[2]
-
-
-def _learn_pawns(
-    lab: F32, ref: F32, res: F32, mask: U8, centres: F64, card_area: float
-) -> tuple[F32, F32, F64, F64]:
-    """Colour, blob offset and blob area of each pawn standing on islands 1..5."""
-    colours = np.zeros((5, 3), np.float32)
-    icovs = np.zeros((5, 3, 3), np.float32)
-    offsets = np.zeros((5, 2))
-    areas = np.zeros(5)
-    for i, spirit in enumerate(CALIBRATION_ORDER):
-        cx, cy = centres[i]
-        # The pawn is what changed most on its card (a standing pawn seen at an angle may
-        # lean beyond the card's top, so the window reaches up a little).
-        x0, x1 = round(cx - PITCH * 0.45), round(cx + PITCH * 0.45)
-        y0, y1 = round(cy - PITCH * 0.75), round(cy + PITCH * 0.45)
-        win = res[max(0, y0) : y1, max(0, x0) : x1]
-        peak = float(win.max())
-        if not mask[max(0, y0) : y1, max(0, x0) : x1].any():
-            raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
-        sel = (win > 0.5 * peak).astype(np.uint8)
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(sel)
-        k = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
-        area = float(stats[k, cv2.CC_STAT_AREA])
-        if area < 0.02 * card_area:
-            raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
-        ys, xs = np.nonzero(labels == k)
-        ys, xs = ys + max(0, y0), xs + max(0, x0)
-        # The blob's fringe and the pawn's shadow are card pixels, a little changed: learn the
-        # colour from the half of the blob that differs most from the card beneath.
-        strong = res[ys, xs] >= np.median(res[ys, xs])
-        pix = lab[ys[strong], xs[strong]].astype(np.float64)
-        colours[i] = pix.mean(axis=0)
-        # A floor on the spread: a flat-coloured pawn must still match under other light.
-        icovs[i] = np.linalg.inv(np.cov(pix, rowvar=False) + np.eye(3) * 9.0)
-    # Size and place of each pawn as a reading will see it: the same blob finder, so the
-    # reading's thresholds are relative to like-for-like measurements.
-    blobs = pawn_blobs(lab, ref, mask, colours, icovs)
-    for i, spirit in enumerate(CALIBRATION_ORDER):
-        blob = blobs[i]
-        if blob is None or blob[0] < 0.02 * card_area:
-            raise CalibrationError(
-                f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the card"
-            )
-        areas[i] = blob[0]
-        offsets[i] = (blob[1] - centres[i][0], blob[2] - centres[i][1])
-    d = np.sqrt(((colours[:, None] - colours[None]) ** 2).sum(-1))
-    np.fill_diagonal(d, np.inf)
-    a, b = np.unravel_index(int(np.argmin(d)), d.shape)
-    if d[a, b] < 12.0:
-        raise CalibrationError(
-            f"pawns photo: {CALIBRATION_ORDER[a].title} and {CALIBRATION_ORDER[b].title} "
-            "look alike (check the pawn order: Borea on 1 .. Austro on 5)"
-        )
-    return colours, icovs, offsets, areas
 
 
 def _self_check(pawns: U8, profile: Profile) -> None:

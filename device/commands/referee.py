@@ -173,7 +173,7 @@ def _hint(state: Any) -> list[Any]:
     """The Hint button: the planner's best turn from here (a second at most on a Pi)."""
     from zefiria.engine.planner import best_turn
 
-    return list(best_turn(state, budget_s=1.0).actions)
+    return list(best_turn(state).actions)
 
 
 def _simulate(

@@ -1,7 +1,7 @@
 """The planner: hints for the players and the simulated players of ``zefiria demo``.
 
 >>> from zefiria.engine.planner import best_turn          # doctest: +SKIP
->>> plan = best_turn(state, budget_s=1.0)                 # doctest: +SKIP
+>>> plan = best_turn(state, budget_s=0.9)                 # doctest: +SKIP
 >>> plan.actions, plan.cost, plan.value, plan.explanation  # doctest: +SKIP
 
 ``best_turn`` answers in every phase: in a turn it plans the active spirit's whole turn
