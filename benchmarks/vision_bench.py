@@ -34,7 +34,7 @@ from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from zefiria.vision.reader import read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
-from zefiria.vision.synthetic import EVAL_DESIGNS, make_dataset  # noqa: E402
+from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, make_dataset  # noqa: E402
 
 
 def pct(a: int, b: int) -> str:
@@ -47,7 +47,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--per-setup", type=int, default=8, help="photos per session")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument(
+        "--dev", action="store_true", help="the tuning decks (DEV_DESIGNS) instead: never --write"
+    )
     args = ap.parse_args()
+    if args.dev and args.write:
+        ap.error("--dev measures the tuning decks: its figures are not the benchmark's")
+    decks = DEV_DESIGNS if args.dev else EVAL_DESIGNS
     cv2.setNumThreads(1)
     load_before = os.getloadavg()
 
@@ -60,7 +66,7 @@ def main() -> int:
     designs: Counter[int] = Counter()
     setup = None
     profile = None
-    for sample in make_dataset(args.n, args.seed, EVAL_DESIGNS, per_setup=args.per_setup):
+    for sample in make_dataset(args.n, args.seed, decks, per_setup=args.per_setup):
         if sample.setup is not setup:
             setup = sample.setup
             solved, pawns = setup.calibration()
@@ -138,7 +144,8 @@ def main() -> int:
         f"affinity {sorted(os.sched_getaffinity(0))}",
         f"- load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)};"
         f" after: {', '.join(f'{x:.2f}' for x in load_after)} (the machine is shared)",
-        f"- decks: EVAL designs {sorted(designs)} (never used while tuning); "
+        f"- decks: {'DEV' if args.dev else 'EVAL'} designs {sorted(designs)} "
+        f"({'the tuning set' if args.dev else 'never used while tuning'}); "
         f"{c['sessions']} sessions, {c['photos']} game photos",
         "",
         "## Calibration",

@@ -17,10 +17,12 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
+from .card_print import cut_prints, print_maps, print_size
 from .card_quads import edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawns import learn_pawns, residual
 from .photo_io import PhotoError, check_image
+from .print_identity import PrintDeck
 from .profile import Profile
 from .reading import Status
 
@@ -34,7 +36,7 @@ MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
 REFITS = 2  # lattice refits to the cards' own corners
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
-MIN_DETAIL = 1.5  # ...if their printed detail differs by less than this (grey levels, rms)
+MIN_APART = 0.05  # ...if their prints differ by less than this (see PrintDeck.separation_matrix)
 
 
 class CalibrationError(ValueError):
@@ -112,14 +114,15 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     cross = coarse_costs(templates, templates).astype(np.float64)
     np.fill_diagonal(cross, np.inf)
     cross_cost = float(np.median(cross[np.isfinite(cross)]))
-    # Two islands are "alike" only if both their colours and their printed detail (number,
-    # icon) agree: same-coloured cards of one deck differ by their numbers alone.
-    detail = soften_all(fine)
-    flat = detail.reshape(len(detail), -1)
-    sq = (flat**2).sum(axis=1)
-    dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * flat @ flat.T, 0) / flat.shape[1])
-    np.fill_diagonal(dist, np.inf)
-    alike = (cross < MIN_CARD_CONTRAST * cross_cost) & (dist < MIN_DETAIL)
+    # The cards' prints at the photo's resolution: what readings tell islands apart by.
+    size = print_size(quads, geometry)
+    prints = cut_prints(solved, print_maps(quads, geometry, size), size)
+    # Two islands are "alike" only if both their colours and their prints (number, icon)
+    # agree: same-coloured cards of one deck differ by their numbers alone.
+    deck = PrintDeck(prints)
+    apart = deck.separation_matrix()
+    np.fill_diagonal(apart, np.inf)
+    alike = (cross < MIN_CARD_CONTRAST * cross_cost) & (apart < MIN_APART)
     if alike.any():
         i, j = np.argwhere(alike)[0]
         raise CalibrationError(
@@ -168,6 +171,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         own_cost=own_cost,
         cross_cost=cross_cost,
         card_quads=quads,
+        card_prints=prints,
     )
     _self_check(pawns, profile)
     return profile

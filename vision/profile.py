@@ -21,7 +21,7 @@ from zefiria.engine.grid import SIZE
 from .board import BoardGeometry
 
 MAGIC = "zefiria-vision-profile"
-VERSION = 1
+VERSION = 2  # 2: card prints for reading numbers at the photo's resolution
 N_CARDS = SIZE * SIZE
 N_PAWNS = 5
 
@@ -55,6 +55,8 @@ class Profile:
     # (25, 4, 2) board px: each card's own corners (TL, TR, BR, BL) in the solved photo;
     # None in a profile written before they were measured (boxes around the centres).
     card_quads: F64 | None = None
+    # (25, h, w) grey prints of islands 1..25 cut from the solved photo (see card_print).
+    card_prints: U8 | None = None
 
     def quads(self) -> F64:
         """Each cell's card corners: the measured ones, or boxes around the centres."""
@@ -116,6 +118,8 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
     }
     if profile.card_quads is not None:
         arrays["card_quads"] = profile.card_quads
+    if profile.card_prints is not None:
+        arrays["card_prints"] = profile.card_prints
     with p.open("wb") as f:
         np.savez_compressed(f, **arrays)
     return p
@@ -128,6 +132,17 @@ def _quads(a: NDArray[Any] | None, p: Path) -> F64 | None:
     if a.shape != (N_CARDS, 4, 2) or not np.all(np.isfinite(a)):
         raise ProfileError(f"{p}: card_quads has shape {a.shape}, expected {(N_CARDS, 4, 2)}")
     out: F64 = a.astype(np.float64)
+    return out
+
+
+def _prints(a: NDArray[Any] | None, p: Path) -> U8 | None:
+    if a is None:
+        raise ProfileError(
+            f"{p}: profile has no card prints (made by an older version); calibrate again"
+        )
+    if a.ndim != 3 or a.shape[0] != N_CARDS or min(a.shape[1:]) < 16:
+        raise ProfileError(f"{p}: card_prints has shape {a.shape}")
+    out: U8 = a.astype(np.uint8)
     return out
 
 
@@ -195,6 +210,7 @@ def load_profile(path: str | Path) -> Profile:
             own_cost=float(header["own_cost"]),
             cross_cost=float(header["cross_cost"]),
             card_quads=_quads(arrays.get("card_quads"), p),
+            card_prints=_prints(arrays.get("card_prints"), p),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ProfileError):

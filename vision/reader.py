@@ -6,11 +6,11 @@ Stages (each timed into ``Reading.stages``):
    (fixed camera, so the calibrated homography is reused rather than searched for again).
 2. ``check``: cheap sanity checks: too dark, blank, a hand or arm reaching in over the table
    around the grid (compared pixel by pixel with the calibration photo).
-3. ``identify``: each card aligned near its calibrated place on its printed detail (light
-   removed), then the 25 cards against the 25 learned islands jointly (Hungarian) on colour
-   and fine detail. A cell is certain only if the pixels where its island differs from its
-   rivals all side with it, no cheap exchange with another cell exists, and the card fits
-   its template overall; otherwise it is ``null`` and uncertain.
+3. ``identify``: each card cut out of the photo at a resolution where its number reads
+   (:mod:`.card_print`), aligned on the deck's outline, compared with the 25 learned prints
+   and colours, and the 25 cards assigned jointly (Hungarian). A cell is certain only if
+   every other island is ruled out by colour or by the pixels where its print differs
+   (:func:`.print_identity.certain`); otherwise it is ``null`` and uncertain.
 4. ``objects``: the residual against the expected board gives pawns (learned colours) and
    red gems.
 """
@@ -28,10 +28,11 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .card_identity import coarse_costs, crop_cards, match_lighting
+from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
-from .identify import SHIFT, Deck, alternatives, band
 from .pawns import find_gems, find_pawns, objects_mask, residual
 from .photo_io import PhotoError, check_image
+from .print_identity import PrintDeck, certain
 from .profile import Profile
 from .reading import Reading, Status
 
@@ -40,18 +41,17 @@ F32 = NDArray[Any]
 F64 = NDArray[Any]
 U8 = NDArray[Any]
 
-# Confidence rules. Costs are (1 - correlation of printed detail) + colour (in units of the
-# deck's typical difference between two islands, weighted).
-COLOUR_WEIGHT = 0.6
-MIN_MARGIN = 0.7  # any other reading of a cell must cost the table at least this much more
-MIN_SCORE = 0.6  # the card's print must correlate at least this well with its island's
-MAX_OWN = 0.7  # a card this far from its template's colours is covered or damaged
-MAX_CERTAIN_OWN = 0.45  # a card further than this from its island's colours is in doubt
-COVER_SCORE = 0.5  # ...and whose print correlates less than this with it
+# Costs are the print misfit (mean squared, normalised print) plus colour (in units of the
+# deck's typical difference between two islands), weighted; certainty is decided by
+# print_identity.certain.
+COLOUR_WEIGHT = 2.0
+MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
+COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
-# The last reading's per-cell evidence (swap margin, row margin, vote, own cost, choice), for
-# tuning and diagnosis; one entry only, so a long-running device does not accumulate them.
-DEBUG: deque[tuple[F64, F64, F64, F64, NDArray[np.intp]]] = deque(maxlen=1)
+# The last reading's per-cell evidence (alternative margin, own print cost, own colour cost,
+# island), for tuning and diagnosis; one entry only, so a long-running device does not
+# accumulate them.
+DEBUG: deque[tuple[F64, F32, F32, NDArray[np.intp]]] = deque(maxlen=1)
 
 
 class _Cache:
@@ -60,7 +60,9 @@ class _Cache:
     def __init__(self) -> None:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
         self.lab: F32 | None = None
-        self.ident: Deck | None = None
+        self.prints: PrintDeck | None = None
+        self.maps: list[F64] | None = None
+        self.board_per_print = np.ones(2)
 
 
 _cache = _Cache()
@@ -81,7 +83,16 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
-    _cache.ident = Deck(cv2.cvtColor(profile.board, cv2.COLOR_BGR2GRAY), profile.quads())
+    if profile.card_prints is None:
+        raise ValueError("profile has no card prints: calibrate again")
+    _cache.prints = PrintDeck(profile.card_prints)
+    quads = profile.quads()
+    _cache.maps = print_maps(quads, profile.geometry, _cache.prints.card)
+    # Print px to board px: a card's height in each.
+    board_w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+    board_h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
+    pw, ph = _cache.prints.card
+    _cache.board_per_print = np.array([board_w / pw, board_h / ph])
     _cache.key = profile.board
 
 
@@ -142,43 +153,32 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse("hand or object over the cards")
 
     _refresh(profile)
-    assert _cache.ident is not None
-    ident = _cache.ident
-    # Every cell's card rectified along its calibrated corners, compared with the 25 learned
-    # cards on printed detail (a few pixels' nudge searched), plus their colours.
-    soft = band(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY).astype(np.float32))
-    score, where = ident.scores(ident.crops(soft))
-    # The colours are taken where the print says the card lies now (its best fit's nudge).
-    n = 2 * SHIFT + 1
-    seen = where[np.arange(len(score)), np.argmax(score, axis=1)]
-    moved = np.stack([seen % n - SHIFT, seen // n - SHIFT], axis=1).astype(np.float64)
-    feats = crop_cards(lab, profile.card_centres + moved, profile.card_size)
-    colour = coarse_costs(feats, profile.templates)
+    deck = _cache.prints
+    assert deck is not None and _cache.maps is not None
+    # Every cell's card cut out of the photo along its calibrated corners, aligned on the
+    # deck's outline and compared with the 25 learned prints; its colours taken where it
+    # lies now.
+    ev, shift = deck.evidence(cut_prints(image, _cache.maps, deck.card))
+    moved = shift.astype(np.float64) * _cache.board_per_print
+    centres = profile.card_centres + moved
+    # where each island's card lay in the solved photo, off its calibrated corners
+    held = deck.shifts.astype(np.float64) * _cache.board_per_print
+    feats = crop_cards(lab, centres, profile.card_size)
     scale = max(profile.cross_cost, 1e-3)
-    cost = (1.0 - score) + COLOUR_WEIGHT * colour / scale
+    colour = coarse_costs(feats, profile.templates) / scale
+    cost = ev.cost + COLOUR_WEIGHT * colour
     choice = assignment.solve(cost)
-    # What any other reading of a cell would cost the whole table, at the least.
-    margins = alternatives(cost, choice)
     idx = np.arange(len(choice))
-    best = score[idx, choice]
+    own_print = ev.cost[idx, choice]
     own = colour[idx, choice]
-    step = where[idx, choice]
-    centres = profile.card_centres + np.stack([step % n - SHIFT, step // n - SHIFT], axis=1)
     # Hidden: neither its colours nor its print match its island (a pawn or a gem spoils
     # one of the two at most).
-    covered = (own > MAX_OWN * scale) & (best < COVER_SCORE)
-    rows = assignment.row_margins(cost, choice)
-    DEBUG.append((margins, rows, best, own / scale, choice + 1))
-    # Certain only when no other assignment comes close and the card matches its island's
-    # print well in absolute terms (a partly hidden or glared card is not trusted).
-    decided = [
-        bool(margins[i] >= MIN_MARGIN)
-        and bool(best[i] >= MIN_SCORE)
-        and bool(own[i] <= MAX_CERTAIN_OWN * scale)
-        for i in range(len(choice))
-    ]
+    covered = (own > MAX_OWN) & (own_print > COVER_PRINT)
+    decided = certain(ev, deck, colour, choice) & ~covered
+    margins = assignment.alternatives(cost, choice)
+    DEBUG.append((margins, own_print, own, choice + 1))
     lap("identify")
-    if float(np.median(own)) > MAX_OWN * scale:
+    if float(np.median(own)) > MAX_OWN:
         return refuse("cards do not look as calibrated (camera moved or light changed?)")
     if int(covered.sum()) >= HAND_CELLS:
         return refuse(f"hand or object over the cards ({int(covered.sum())} cards hidden)")
@@ -188,7 +188,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     cw, ch = profile.card_size
     for i, k in enumerate(choice):
         if not covered[i]:
-            _paste_card(expected, ref, quads[k], quads[i] + (centres[i] - profile.card_centres[i]))
+            _paste_card(expected, ref, quads[k] + held[k], quads[i] + moved[i])
     res = residual(lab, expected)
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
@@ -209,7 +209,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     grid: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
     conf: list[list[float]] = [[0.0] * SIZE for _ in range(SIZE)]
     for i, (r, c) in enumerate(ALL_CELLS):
-        conf[r][c] = float(margins[i] / scale)
+        conf[r][c] = float(margins[i])
         if covered[i] or not decided[i]:
             uncertain.append((r, c))
         else:

@@ -1,0 +1,178 @@
+"""Which island is in each cell, decided on the cards' prints where numbers are legible.
+
+Each cell's print (:mod:`.card_print`) is aligned on the deck's shared outline, reduced to
+its printed detail and normalised (zero mean, unit contrast: the light on a card does not
+decide), then compared with every island's print in blocks, give or take a print pixel.
+
+A cell's evidence between two islands ``k`` and ``j`` is the linear discriminant of their
+two prints: how much closer the card lies to ``k`` than to ``j``, in units of how far apart
+``k`` and ``j`` lie (+1: exactly ``k``; -1: exactly ``j``). Only the pixels where the two
+islands differ move it, however small that part of the card is (a number, an icon). Blocks
+where the card fits neither island (a pawn, a gem, glare) are left out of that pair's
+evidence, and what stays visible must still tell the two apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .card_print import PAD, align, detail, edge_profiles, medoid
+
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
+
+INNER = 0.84  # share of the card compared (its edge may show table, a shadow, a neighbour)
+BLOCKS = (4, 4)  # (columns, rows): an occluded block is left out, not the whole card
+REACH = 1  # print px searched each way around the edge alignment
+DROP = 2  # worst blocks left out of a pairing's cost
+# Certainty (tuned on the DEV decks only):
+COLOUR_APART = 0.5  # islands whose colours differ by this much are told apart by colour
+OCCLUDED = 1.5  # a block misfitting both islands by this much (per pixel) is hidden
+MIN_APART = 0.02  # the visible blocks must differ by this much per pixel between the two
+SIDE = 0.5  # the card must lie at least this far from the rival towards its island
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A reading's print comparisons."""
+
+    cost: F32  # (cells, islands) mean squared misfit per pixel, worst blocks left out
+    block_err: F32  # (cells, islands, blocks) squared misfit of each block, pair's best shift
+    block_px: int  # pixels per block
+
+
+class PrintDeck:
+    """The 25 islands' prints, registered on the deck's shared outline, cut into blocks."""
+
+    def __init__(self, prints: U8) -> None:
+        _, H, W = prints.shape
+        self.card = (W - 2 * PAD, H - 2 * PAD)  # (w, h) of a whole card, print px
+        cols, rows = BLOCKS
+        bw = max(3, int(self.card[0] * INNER) // cols)
+        bh = max(3, int(self.card[1] * INNER) // rows)
+        self.block = (bw, bh)
+        self.size = (bw * cols, bh * rows)  # the compared window
+        self.origin = (
+            PAD + (self.card[0] - self.size[0]) // 2,
+            PAD + (self.card[1] - self.size[1]) // 2,
+        )
+        # The calibrated corners are good to a pixel or two of the board, several print
+        # pixels: register every island's print on the deck's mean outline first (twice:
+        # the mean sharpens once the prints agree).
+        c, r = edge_profiles(prints)
+        self.ref_cols, self.ref_rows = c[medoid(c)], r[medoid(r)]
+        for _ in range(2):
+            shift = align(prints, self.ref_cols, self.ref_rows)
+            self.ref_cols = _registered_mean(c, shift[:, 0])
+            self.ref_rows = _registered_mean(r, shift[:, 1])
+        shift = align(prints, self.ref_cols, self.ref_rows)
+        self.shifts = shift
+        soft = detail(prints)
+        w, h = self.size
+        x0, y0 = self.origin
+        win = np.stack(
+            [
+                s[y0 + dy : y0 + dy + h, x0 + dx : x0 + dx + w]
+                for s, (dx, dy) in zip(soft, shift, strict=True)
+            ]
+        )
+        t = normalised_blocks(win, self.block)  # (B, 25, p)
+        self.energy = (t * t).sum(axis=2)  # (B, 25)
+        self.stack = np.ascontiguousarray(t.transpose(0, 2, 1))  # (B, p, 25) for matmul
+        self.cross = np.einsum("bkp,bjp->bkj", t, t)  # (B, 25, 25)
+        self.pixels = t.shape[0] * t.shape[2]
+
+    def evidence(self, prints: U8) -> tuple[Evidence, NDArray[np.intp]]:
+        """Every cell against every island at its best shift, and the cells' alignment."""
+        shift = align(prints, self.ref_cols, self.ref_rows)
+        soft = detail(prints)
+        w, h = self.size
+        x0, y0 = self.origin
+        n = len(prints)
+        s = 2 * REACH + 1
+        wins = np.empty((n, s * s, h, w), np.float32)
+        for i, (sx, sy) in enumerate(shift):
+            top, left = y0 + sy - REACH, x0 + sx - REACH
+            for k in range(s * s):
+                dy, dx = divmod(k, s)
+                wins[i, k] = soft[i, top + dy : top + dy + h, left + dx : left + dx + w]
+        blocks = normalised_blocks(wins.reshape(n * s * s, h, w), self.block)  # (B, nS, p)
+        nb, p = blocks.shape[0], blocks.shape[2]
+        # Squared misfit per block |c|^2 + |t|^2 - 2 c.t; the products one 2-D matrix
+        # product per block (numpy's stacked matmul does not reach BLAS).
+        dots = np.stack([blocks[b] @ self.stack[b] for b in range(nb)])  # (B, nS, 25)
+        c2 = np.einsum("bnp,bnp->bn", blocks, blocks)
+        err = c2[:, :, None] + self.energy[:, None, :] - 2 * dots
+        err = err.reshape(nb, n, s * s, -1).transpose(1, 3, 2, 0)  # (n, 25, S, B)
+        total = np.sort(err, axis=3)[..., : nb - DROP].sum(axis=3)
+        best = np.argmin(total, axis=2)
+        ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
+        ev = Evidence(
+            cost=(total[ii, kk, best] / float((nb - DROP) * p)).astype(np.float32),
+            block_err=err[ii, kk, best],
+            block_px=p,
+        )
+        return ev, shift
+
+    def separation_matrix(self) -> F32:
+        """(25, 25) mean squared difference per pixel between every two islands' prints
+        (normalised: 2 for unrelated prints, 0 for the same print)."""
+        e = self.energy.sum(axis=0)
+        out: F32 = (e[:, None] + e[None, :] - 2 * self.cross.sum(axis=0)) / float(self.pixels)
+        return out
+
+    def separation(self, k: int) -> F32:
+        """(B, 25) squared distance per block between island ``k``'s print and each other's."""
+        out: F32 = self.energy[:, k : k + 1] + self.energy - 2 * self.cross[:, k, :]
+        return out
+
+
+def _registered_mean(profiles: F32, shifts: NDArray[np.intp]) -> F32:
+    out: F32 = np.mean([np.roll(p, -d) for p, d in zip(profiles, shifts, strict=True)], axis=0)
+    return out
+
+
+def certain(
+    ev: Evidence, deck: PrintDeck, colour: F32, choice: NDArray[np.intp]
+) -> NDArray[np.bool_]:
+    """Whether each cell's island is sure: told apart from every other island.
+
+    Another island ``j`` is ruled out for cell ``i`` (given island ``k``) when its colours
+    differ clearly (``colour``: costs in units of the deck's typical difference), or when
+    the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``, on
+    blocks that fit one of the two (an object over a block says nothing) and that still
+    hold enough of what tells ``k`` and ``j`` apart.
+    """
+    out = np.zeros(len(choice), bool)
+    p = float(ev.block_px)
+    for i, k in enumerate(choice):
+        rivals = np.flatnonzero(colour[i] - colour[i, k] < COLOUR_APART)
+        rivals = rivals[rivals != k]
+        if len(rivals) == 0:
+            out[i] = True
+            continue
+        sep = deck.separation(int(k))[:, rivals]  # (B, R)
+        ek = ev.block_err[i, k][:, None]  # (B, 1)
+        ej = ev.block_err[i, rivals].T  # (B, R)
+        seen = np.minimum(ek, ej) / p <= OCCLUDED
+        den = (sep * seen).sum(axis=0)
+        rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
+        out[i] = bool(np.all((den / p >= MIN_APART) & (rho >= SIDE)))
+    return out
+
+
+def normalised_blocks(crops: F32, block: tuple[int, int]) -> F32:
+    """(blocks, n, pixels): each crop zero-mean and unit variance as a whole (not per block:
+    a block without print must stay near zero, not have its noise blown up), then cut."""
+    n, h, w = crops.shape
+    flat = crops.reshape(n, -1)
+    flat = (flat - flat.mean(axis=1, keepdims=True)) / (flat.std(axis=1, keepdims=True) + 1e-3)
+    bw, bh = block
+    b = flat.reshape(n, h // bh, bh, w // bw, bw).transpose(1, 3, 0, 2, 4)
+    out: F32 = np.ascontiguousarray(b).reshape((h // bh) * (w // bw), n, bh * bw)
+    return out
