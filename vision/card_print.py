@@ -33,6 +33,7 @@ SCALE = 0.65  # print px per photo px along the card's height
 MIN_HEIGHT, MAX_HEIGHT = 72, 128  # print px: a card's height on its print
 SIGMA = 1.0  # print px: noise and moire blurred away, strokes of the digits kept
 LIGHT_BOX = 13  # print px: anything smoother is the light on the card, not its print
+MIN_OUTLINE = 0.4  # a card's sides must match the deck's this well (share of the deck's own)
 REACH = 9  # print px (~7 mm) a card may sit off its calibrated place and still be aligned
 
 
@@ -136,10 +137,32 @@ def medoid(profiles: F32, reach: int = REACH) -> int:
     return int(np.argmax(total))
 
 
-def align(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> NDArray[np.intp]:
-    """(cards, 2) print px (dx, dy) by which each card lies off its calibrated place."""
+def align(
+    prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH
+) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """(cards, 2) print px (dx, dy) by which each card lies off its calibrated place, and
+    whether its outline was found at all: a clear match of the deck's, inside the reach.
+
+    A card framed wrong (its calibrated corners far off, something over its sides) would
+    be compared on whatever lies in its window: the table and its neighbours, which stay
+    in place from photo to photo and would pass for the card that lay there at
+    calibration.
+    """
     cols, rows = edge_profiles(prints)
-    dx = np.argmax(_scores(cols, ref_cols, reach), axis=1) - reach
-    dy = np.argmax(_scores(rows, ref_rows, reach), axis=1) - reach
-    out: NDArray[np.intp] = np.stack([dx, dy], axis=1).astype(np.intp)
-    return out
+    sx, sy = _scores(cols, ref_cols, reach), _scores(rows, ref_rows, reach)
+    dx, dy = np.argmax(sx, axis=1), np.argmax(sy, axis=1)
+    n = np.arange(len(prints))
+    found = (
+        (dx > 0)
+        & (dx < 2 * reach)
+        & (dy > 0)
+        & (dy < 2 * reach)
+        & (sx[n, dx] >= MIN_OUTLINE * _self_score(ref_cols, reach))
+        & (sy[n, dy] >= MIN_OUTLINE * _self_score(ref_rows, reach))
+    )
+    out: NDArray[np.intp] = np.stack([dx - reach, dy - reach], axis=1).astype(np.intp)
+    return out, found
+
+
+def _self_score(ref: F32, reach: int) -> float:
+    return float(_scores(ref[None], ref, reach)[0, reach])

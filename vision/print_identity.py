@@ -44,6 +44,7 @@ class Evidence:
     cost: F32  # (cells, islands) mean squared misfit per pixel, worst blocks left out
     block_err: F32  # (cells, islands, blocks) squared misfit of each block, pair's best shift
     block_px: int  # pixels per block
+    framed: NDArray[np.bool_]  # (cells,) the card's outline was found (else: in doubt)
 
 
 class PrintDeck:
@@ -67,10 +68,10 @@ class PrintDeck:
         c, r = edge_profiles(prints)
         self.ref_cols, self.ref_rows = c[medoid(c)], r[medoid(r)]
         for _ in range(2):
-            shift = align(prints, self.ref_cols, self.ref_rows)
+            shift, _ = align(prints, self.ref_cols, self.ref_rows)
             self.ref_cols = _registered_mean(c, shift[:, 0])
             self.ref_rows = _registered_mean(r, shift[:, 1])
-        shift = align(prints, self.ref_cols, self.ref_rows)
+        shift, self.framed = align(prints, self.ref_cols, self.ref_rows)
         self.shifts = shift
         soft = detail(prints)
         w, h = self.size
@@ -89,7 +90,7 @@ class PrintDeck:
 
     def evidence(self, prints: U8) -> tuple[Evidence, NDArray[np.intp]]:
         """Every cell against every island at its best shift, and the cells' alignment."""
-        shift = align(prints, self.ref_cols, self.ref_rows)
+        shift, framed = align(prints, self.ref_cols, self.ref_rows)
         soft = detail(prints)
         w, h = self.size
         x0, y0 = self.origin
@@ -116,6 +117,7 @@ class PrintDeck:
             cost=(total[ii, kk, best] / float((nb - DROP) * p)).astype(np.float32),
             block_err=err[ii, kk, best],
             block_px=p,
+            framed=framed,
         )
         return ev, shift
 
@@ -146,23 +148,43 @@ def certain(
     differ clearly (``colour``: costs in units of the deck's typical difference), or when
     the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``, on
     blocks that fit one of the two (an object over a block says nothing) and that still
-    hold enough of what tells ``k`` and ``j`` apart.
+    hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
+    an island surely seen in another cell is ruled out too: a pawn over one of two
+    same-coloured cards' numbers leaves that card sure once the other card is.
     """
-    out = np.zeros(len(choice), bool)
+    open_rivals = [_unresolved(ev, deck, colour, i, int(k)) for i, k in enumerate(choice)]
+    # A card not framed, or read as an island whose own print was not framed at
+    # calibration, is compared on the wrong pixels: never sure.
+    framed = ev.framed & deck.framed[choice]
+    sure = np.array([len(r) == 0 for r in open_rivals]) & framed
+    while True:
+        placed = set(choice[sure].tolist())
+        more = framed & np.array(
+            [not sure[i] and set(r.tolist()) <= placed for i, r in enumerate(open_rivals)]
+        )
+        if not more.any():
+            return sure
+        sure |= more
+
+
+def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> NDArray[np.intp]:
+    """The islands other than ``k`` that cell ``i``'s card cannot be told apart from."""
+    rivals = np.flatnonzero(colour[i] - colour[i, k] < COLOUR_APART)
+    rivals = rivals[rivals != k]
+    # (an island whose print was not framed at calibration is told apart by colour only)
+    unframed = rivals[~deck.framed[rivals]]
+    rivals = rivals[deck.framed[rivals]]
+    if len(rivals) == 0:
+        return unframed
     p = float(ev.block_px)
-    for i, k in enumerate(choice):
-        rivals = np.flatnonzero(colour[i] - colour[i, k] < COLOUR_APART)
-        rivals = rivals[rivals != k]
-        if len(rivals) == 0:
-            out[i] = True
-            continue
-        sep = deck.separation(int(k))[:, rivals]  # (B, R)
-        ek = ev.block_err[i, k][:, None]  # (B, 1)
-        ej = ev.block_err[i, rivals].T  # (B, R)
-        seen = np.minimum(ek, ej) / p <= OCCLUDED
-        den = (sep * seen).sum(axis=0)
-        rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
-        out[i] = bool(np.all((den / p >= MIN_APART) & (rho >= SIDE)))
+    sep = deck.separation(k)[:, rivals]  # (B, R)
+    ek = ev.block_err[i, k][:, None]  # (B, 1)
+    ej = ev.block_err[i, rivals].T  # (B, R)
+    seen = np.minimum(ek, ej) / p <= OCCLUDED
+    den = (sep * seen).sum(axis=0)
+    rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
+    told = (den / p >= MIN_APART) & (rho >= SIDE)
+    out: NDArray[np.intp] = np.concatenate([rivals[~told], unframed])
     return out
 
 
