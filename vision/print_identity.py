@@ -172,7 +172,7 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
     rivals = np.flatnonzero(colour[i] - colour[i, k] < COLOUR_APART)
     rivals = rivals[rivals != k]
     # (an island whose print was not framed at calibration is told apart by colour only)
-    unframed = rivals[~deck.framed[rivals]]
+    unframed: NDArray[np.intp] = rivals[~deck.framed[rivals]]
     rivals = rivals[deck.framed[rivals]]
     if len(rivals) == 0:
         return unframed
