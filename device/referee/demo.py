@@ -258,6 +258,28 @@ def vision_reader(table_session: TableSession, out: Path, log: Callable[[str], N
     return read
 
 
+class CalibrationTable:
+    """The virtual table during a guided calibration: laid out as each prompt asks.
+
+    ``photo`` is the simulated camera's render: the solved layout until the players are
+    asked for the pawns, then the pawns photo (the renderer's, as the spec lays them out).
+    """
+
+    def __init__(self, table_session: TableSession) -> None:
+        self.table_session = table_session
+        self.step = "solved"
+        self._photos: tuple[Image, Image] | None = None
+
+    def prompt(self, step: str) -> None:
+        self.step = step
+
+    def photo(self) -> Image:
+        if self._photos is None:
+            solved, pawns = self.table_session.calibration()
+            self._photos = (solved.image, pawns.image)
+        return self._photos[0] if self.step == "solved" else self._photos[1]
+
+
 def planner_for(fast: bool, log: Callable[[str], None]) -> Callable[[GameState], list[Action]]:
     from zefiria.engine.planner import best_turn
 

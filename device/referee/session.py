@@ -77,6 +77,7 @@ class Session:
         log: Log = print,
         watcher: StillnessWatcher | None = None,
         hinter: Hinter | None = None,
+        calibrator: Callable[[], object] | None = None,
     ) -> None:
         self.referee = referee
         self.camera = camera
@@ -87,6 +88,10 @@ class Session:
         self.log = log
         self.watcher = watcher or StillnessWatcher()
         self.hinter = hinter
+        # The menu's "calibrate the camera": runs the guided calibration (it raises
+        # CalibrationCancelled when the players give up); None where there is no camera to
+        # calibrate (the simulated table has its own profile).
+        self.calibrator = calibrator
         self.timing = Timing()
         self.selected = 0  # highlighted item of a button menu
         self.stopped = False
@@ -212,10 +217,27 @@ class Session:
             items.append((text, lambda spend=spend: referee.choose(spend)))  # type: ignore[misc]
         if referee.state.phase is Phase.TURN:
             items.append((self._w("undo_turn"), referee.undo_turn))
+        if self.calibrator is not None:
+            items.append((self._w("cal_menu"), self._calibrate))
         items.append((self._w("back"), lambda: Outcome("unchanged", self._w("menu_closed"))))
         self._menu = items
         self.selected = 0
         self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), 0))
+
+    def _calibrate(self) -> Outcome:
+        from .calibration import CalibrationCancelled
+
+        assert self.calibrator is not None
+        try:
+            self.calibrator()
+        except CalibrationCancelled as cancelled:
+            self.shutdown = self.stopped = cancelled.shutdown
+            return Outcome("unchanged", self._w("cal_cancelled"))
+        # The cards now lie in the calibration layout: the game's table must come back
+        # before anything is judged, which the referee checks like any put-back.
+        self.referee.out_of_sync = True
+        todo = self._w("cal_put_back")
+        return Outcome("waiting", todo, put_back=(todo,))
 
     def _game_menu_press(self, event: Event) -> Outcome | None:
         items = self._menu

@@ -33,6 +33,27 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "cards not read for sure at {where}: straighten them",
         "checking": "looking again before refusing that move",
         "pawn_unseen": "cannot see the pawn of {names}: set it upright in the middle of its card",
+        "cal_title": "Calibrate {n}/2",
+        "cal_solved": "Cards 1-25 in order, 1 top left as the camera sees it, no pawns. Then OK",
+        "cal_solved_long": (
+            "lay the 25 cards out in order 1..25 in rows of five, island 1 at the top left "
+            "of the camera's image, no pawns and no gems on them, then press OK"
+        ),
+        "cal_pawns": "Borea on card 1, Jugo 2, Etesia 3, Skyron 4, Austro 5. Then OK (Undo: back)",
+        "cal_pawns_long": (
+            "leave the cards as they are and put each pawn on its card: Borea on 1, Jugo on 2, "
+            "Etesia on 3, Skyron on 4, Austro on 5, then press OK (Undo: retake the first photo)"
+        ),
+        "cal_working_title": "Calibrating",
+        "cal_working": "learning the cards and the pawns: do not touch the table",
+        "cal_refused_title": "Not calibrated",
+        "cal_retry": "OK: take the photos again",
+        "cal_done_title": "Calibrated",
+        "cal_done": "the camera knows your cards and pawns",
+        "cal_menu": "Calibrate the camera",
+        "cal_needed": "no usable camera profile",
+        "cal_put_back": "calibrated: put the game's cards and pawns back as they were",
+        "cal_cancelled": "calibration cancelled: the old profile stays",
     },
     "it": {
         "on_table": "Sul tavolo",
@@ -60,6 +81,28 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "carte non lette con certezza in {where}: raddrizzatele",
         "checking": "guardo di nuovo prima di rifiutare la mossa",
         "pawn_unseen": "non vedo la pedina di {names}: mettetela dritta al centro della carta",
+        "cal_title": "Calibra {n}/2",
+        "cal_solved": "Carte 1-25 in ordine, la 1 in alto a sinistra, senza pedine. Poi OK",
+        "cal_solved_long": (
+            "disponete le 25 carte in ordine 1..25 a righe di cinque, l'isola 1 in alto a "
+            "sinistra nell'immagine della fotocamera, senza pedine né gemme, poi premete OK"
+        ),
+        "cal_pawns": "Borea sulla carta 1, Jugo 2, Etesia 3, Skyron 4, Austro 5. Poi OK",
+        "cal_pawns_long": (
+            "lasciate le carte come sono e mettete ogni pedina sulla sua carta: Borea sulla 1, "
+            "Jugo sulla 2, Etesia sulla 3, Skyron sulla 4, Austro sulla 5, poi premete OK "
+            "(Annulla: rifate la prima foto)"
+        ),
+        "cal_working_title": "Calibrazione",
+        "cal_working": "imparo le carte e le pedine: non toccate il tavolo",
+        "cal_refused_title": "Non calibrato",
+        "cal_retry": "OK: rifate le foto",
+        "cal_done_title": "Calibrato",
+        "cal_done": "la fotocamera conosce le vostre carte e pedine",
+        "cal_menu": "Calibra la fotocamera",
+        "cal_needed": "nessun profilo della fotocamera utilizzabile",
+        "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
+        "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
     },
 }
 
