@@ -65,6 +65,9 @@ BLIND_LOOKS = 3
 # Photos of the still table that must all find a move illegal before it is refused: a pawn
 # misread in one photo (noise, glare) must not buzz at a player who moved legally.
 CONFIRM_LOOKS = 2
+# Photos in a row without seeing a pawn before the players are asked about it on the screen
+# (a pawn hidden by a hand or glare for a photo or two comes back by itself).
+UNSEEN_LOOKS = 3
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -92,6 +95,10 @@ class Outcome:
     round_started: bool = False  # a new round began (a storm may have struck)
     score: int | None = None  # "over": the final score, and ``message`` its rating
     ap_left: int | None = None  # "accepted" in a turn: the mover's AP after the move
+    # "unreadable" because these pawns cannot be seen; ``ask`` once it has lasted
+    # UNSEEN_LOOKS photos: the screen asks the players, and OK answers "it is on its card".
+    unseen: tuple[Spirit, ...] = ()
+    ask: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,8 @@ class Referee:
         self._seen: Observation | None = None  # this still table, merged over its photos
         self._blind_looks = 0  # photos asked for because cards were not read for sure
         self._confirm_looks = 0  # photos asked for before refusing a move
+        self._unseen_looks = 0  # photos in a row missing a pawn of the game
+        self._vouched: frozenset[Spirit] = frozenset()  # unseen pawns the players vouched for
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -251,12 +260,15 @@ class Referee:
             self._blind_looks += 1
             where = ", ".join(format_cell(c) for c in blind)
             return Outcome("unreadable", self._w("unsure", where=where))
-        unseen = [s for s in state.spirits if s not in observation.pawns]
+        unseen = tuple(
+            s for s in state.spirits if s not in observation.pawns and s not in self._vouched
+        )
         if unseen and verdict.kind != "illegal":
             # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
-            # no change at all: never judge a turn without seeing every pawn in the game.
-            names = ", ".join(s.title for s in unseen)
-            return Outcome("unreadable", self._w("pawn_unseen", names=names))
+            # no change at all: never judge a turn without seeing every pawn in the game,
+            # unless the players, asked, say it is on its card (then it is judged as unseen:
+            # nothing is charged for it, and a move of it is charged when it is seen).
+            return self._pawns_unseen(unseen)
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -271,9 +283,7 @@ class Referee:
             self._confirm_looks += 1
             self._seen = None  # judge the next photo on its own
             return Outcome("unreadable", self._w("checking"))
-        self._seen = None  # the players will put things back: a new table to look at
-        self._blind_looks = 0
-        self._confirm_looks = 0
+        self._forget_looks()  # the players will put things back: a new table to look at
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
@@ -282,10 +292,34 @@ class Referee:
         todo = describe_differences(verdict.differences, state)
         return Outcome("refused", verdict.message or todo, put_back=(todo,) if todo else ())
 
-    def _in_sync(self) -> Outcome:
+    def _pawns_unseen(self, unseen: tuple[Spirit, ...]) -> Outcome:
+        self._unseen_looks += 1
+        names = ", ".join(s.title for s in unseen)
+        if self._unseen_looks < UNSEEN_LOOKS:
+            return Outcome("unreadable", self._w("pawn_unseen", names=names), unseen=unseen)
+        if len(unseen) == 1:
+            ask = self._w("pawn_ask", name=unseen[0].title)
+        else:
+            ask = self._w("pawns_ask", names=names)
+        return Outcome("unreadable", ask, unseen=unseen, ask=True)
+
+    def vouch_unseen(self, spirits: tuple[Spirit, ...]) -> None:
+        """The players say these unseen pawns are on their cards: judge without them.
+
+        Lasts until the next verdict, so a pawn lost again later is asked about again.
+        """
+        self._vouched = self._vouched | frozenset(spirits)
+
+    def _forget_looks(self) -> None:
+        """A verdict was given: the next change starts with fresh doubts."""
         self._seen = None
         self._blind_looks = 0
         self._confirm_looks = 0
+        self._unseen_looks = 0
+        self._vouched = frozenset()
+
+    def _in_sync(self) -> Outcome:
+        self._forget_looks()
         if self.out_of_sync:
             self.out_of_sync = False
             return Outcome("restored", self._w("right_again"))
@@ -388,9 +422,7 @@ class Referee:
         after = self.state
         round_started = after.round != before.round
         todo = self._instructions(before, observation)
-        self._seen = None
-        self._blind_looks = 0
-        self._confirm_looks = 0
+        self._forget_looks()
         same_turn = (after.round, after.active, after.turns_done) == (
             before.round,
             before.active,
@@ -441,6 +473,7 @@ class Referee:
         before = game.state
         last = game.undo()
         self.journal.append({"kind": "undo"})
+        self._forget_looks()
         text = describe_action(last, game.state, lang=self.setup.lang)
         todo = self._instructions(before, observation_of(before))
         return Outcome(
@@ -455,6 +488,7 @@ class Referee:
         if not undone:
             return Outcome("refused", "nothing to undo in this turn")
         self.journal.append({"kind": "undo_turn"})
+        self._forget_looks()
         todo = self._instructions(before, observation_of(before))
         text = f"undone: {len(undone)} actions of {game.state.active_spirit.title}'s turn"
         return Outcome("undone", text, actions=tuple(undone), put_back=(todo,) if todo else ())

@@ -31,6 +31,7 @@ from zefiria.device.display.screens import (
 )
 from zefiria.engine.actions import Action, Place
 from zefiria.engine.notation import describe_action, format_cell
+from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase, StormEffect
 
 from .loop import Outcome, Referee
@@ -99,6 +100,7 @@ class Session:
         self.shutdown = False  # stopped by the long press on Undo: power the Pi off
         self._asked = ""  # the question on screen, so it is drawn once
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
+        self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
 
     def _w(self, key: str, **values: object) -> str:
         return word(self.referee.setup.lang, key, **values)
@@ -164,6 +166,10 @@ class Session:
         if options:
             return self._menu_press(event, question, options)
         if event is Event.OK:
+            if self._asked_unseen:
+                # The answer to "is it on its card?": yes, judge the table without it.
+                referee.vouch_unseen(self._asked_unseen)
+                self._asked_unseen = ()
             self.watcher.forget()
             return self.read_now()
         if event in (Event.QUIT, Event.SHUTDOWN):
@@ -286,7 +292,16 @@ class Session:
         kind = outcome.kind
         score = f"{outcome.score} VP: " if outcome.score is not None else ""
         self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
+        already_asked = self._asked_unseen
+        self._asked_unseen = outcome.unseen if outcome.ask else ()
         if kind == "unreadable":
+            if outcome.ask:
+                # Looking again has not found the pawn: the players must know which one and
+                # what to do, and the watcher keeps looking meanwhile (one buzz, not one a
+                # photo).
+                if not already_asked:
+                    self.feedback.mismatch()
+                self.show(MessageView(self._w("camera"), outcome.message))
             return
         if kind == "refused":
             self.feedback.refused()
