@@ -84,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"Referee: {t.accepted}/{t.legal} legal moves accepted, "
         f"{t.refused}/{t.illegal} illegal moves refused, {len(t.wrong)} wrong verdicts"
+        + (
+            f", {t.withdrawn} moves taken back (a pawn the camera could not see)"
+            if t.withdrawn
+            else ""
+        )
     )
     if times:
         median = times[len(times) // 2]

@@ -96,6 +96,7 @@ class DemoReport:
             "instructions_carried_out": self.tally.instructions,
             "rereads": self.tally.rereads,
             "pawns_vouched": self.tally.vouched,
+            "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),
             "still_to_verdict_median_s": round(statistics.median(times), 3) if times else None,

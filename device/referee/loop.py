@@ -242,7 +242,7 @@ class Referee:
         if state.phase is Phase.SETUP:
             return self._judge_setup(reading)
         try:
-            playing = {**reading, "pawns": _playing_pawns(reading, state)}
+            playing = {**reading, "pawns": self._with_vouched(_playing_pawns(reading, state))}
             if state.config.mode is Mode.STANDARD:
                 playing["gems"] = []  # no red gem is in play: whatever looks like one is not
             observation = merge(self._seen, observation_from_reading(playing))
@@ -260,14 +260,10 @@ class Referee:
             self._blind_looks += 1
             where = ", ".join(format_cell(c) for c in blind)
             return Outcome("unreadable", self._w("unsure", where=where))
-        unseen = tuple(
-            s for s in state.spirits if s not in observation.pawns and s not in self._vouched
-        )
+        unseen = tuple(s for s in state.spirits if s not in observation.pawns)
         if unseen and verdict.kind != "illegal":
             # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
-            # no change at all: never judge a turn without seeing every pawn in the game,
-            # unless the players, asked, say it is on its card (then it is judged as unseen:
-            # nothing is charged for it, and a move of it is charged when it is seen).
+            # no change at all: never judge a turn without seeing every pawn in the game.
             return self._pawns_unseen(unseen)
         if verdict.kind == "unchanged":
             return self._in_sync()
@@ -298,17 +294,35 @@ class Referee:
         if self._unseen_looks < UNSEEN_LOOKS:
             return Outcome("unreadable", self._w("pawn_unseen", names=names), unseen=unseen)
         if len(unseen) == 1:
-            ask = self._w("pawn_ask", name=unseen[0].title)
+            spirit = unseen[0]
+            pos = self.state.position_of(spirit)
+            assert pos is not None  # in a turn every pawn of the game stands somewhere
+            key = "pawn_ask_beside" if pos.outside else "pawn_ask"
+            island = self.state.island_at(pos.cell)
+            ask = self._w(key, name=spirit.title, island=island)
         else:
             ask = self._w("pawns_ask", names=names)
         return Outcome("unreadable", ask, unseen=unseen, ask=True)
 
     def vouch_unseen(self, spirits: tuple[Spirit, ...]) -> None:
-        """The players say these unseen pawns are on their cards: judge without them.
+        """The players say these unseen pawns stand where the game has them.
 
-        Lasts until the next verdict, so a pawn lost again later is asked about again.
+        Until the next verdict the referee reads them there: the camera's silence on them is
+        filled with the game's own places (never guessed: the screen named the card).
+        Lasts one verdict, so a pawn lost again later is asked about again.
         """
         self._vouched = self._vouched | frozenset(spirits)
+
+    def _with_vouched(self, pawns: dict[str, Any]) -> dict[str, Any]:
+        if not self._vouched or not isinstance(pawns, dict):
+            return pawns
+        state = self.state
+        filled = dict(pawns)
+        for spirit in self._vouched:
+            pos = state.position_of(spirit)
+            if spirit.value not in filled and pos is not None:
+                filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
+        return filled
 
     def _forget_looks(self) -> None:
         """A verdict was given: the next change starts with fresh doubts."""

@@ -102,6 +102,11 @@ class Session:
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
         self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
 
+    @property
+    def asking_unseen(self) -> tuple[Spirit, ...]:
+        """The pawns the screen asks about ("is it on its card?"); OK answers yes."""
+        return self._asked_unseen
+
     def _w(self, key: str, **values: object) -> str:
         return word(self.referee.setup.lang, key, **values)
 

@@ -33,7 +33,10 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "cards not read for sure at {where}: straighten them",
         "checking": "looking again before refusing that move",
         "pawn_unseen": "cannot see the pawn of {names}: set it upright in the middle of its card",
-        "pawn_ask": "Can't see {name}'s pawn: is it on its card? OK: it is. Undo: undo last move",
+        "pawn_ask": "Can't see {name}'s pawn: is it on its card ({island})? OK: yes. Undo: undo",
+        "pawn_ask_beside": (
+            "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo"
+        ),
         "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
         "cal_title": "Calibrate {n}/2",
         "cal_solved": "Cards 1-25 in order, 1 top left as the camera sees it, no pawns. Then OK",
@@ -83,7 +86,12 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "carte non lette con certezza in {where}: raddrizzatele",
         "checking": "guardo di nuovo prima di rifiutare la mossa",
         "pawn_unseen": "non vedo la pedina di {names}: mettetela dritta al centro della carta",
-        "pawn_ask": "Non vedo la pedina di {name}: è sulla sua carta? OK: sì. Annulla: annulla",
+        "pawn_ask": (
+            "Non vedo la pedina di {name}: è sulla sua carta ({island})? OK: sì. Annulla: annulla"
+        ),
+        "pawn_ask_beside": (
+            "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. Annulla: annulla"
+        ),
         "pawns_ask": "Non vedo le pedine di {names}: sono sulle carte? OK: sì. Annulla: annulla",
         "cal_title": "Calibra {n}/2",
         "cal_solved": "Carte 1-25 in ordine, la 1 in alto a sinistra, senza pedine. Poi OK",

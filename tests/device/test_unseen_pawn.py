@@ -56,7 +56,7 @@ def test_the_screen_names_the_unseen_pawn_after_a_few_looks_and_ok_vouches(
     assert [o.ask for o in outcomes] == [False] * (UNSEEN_LOOKS - 1) + [True]
     shown = screens[-1]
     assert isinstance(shown, MessageView)
-    assert shown.text.startswith("Can't see Borea's pawn: is it on its card?")
+    assert shown.text.startswith("Can't see Borea's pawn: is it on its card (")
     # OK answers "it is": the still table is judged without her, and it has not changed.
     sim.controls.put(Event.OK)
     outcome = sim.session.step()
@@ -83,12 +83,17 @@ def test_undo_resolves_a_pawn_lost_after_a_move(tmp_path: Path) -> None:
     assert sim.session._asked_unseen == ()
 
 
-def test_a_pawn_never_seen_again_ends_the_game_without_hanging(tmp_path: Path) -> None:
-    """Whatever the vision does, the simulated game ends (here: every answer is OK)."""
+def test_a_pawn_never_seen_again_ends_the_game_without_a_wrong_verdict(tmp_path: Path) -> None:
+    """Whatever the vision does the simulated game ends, and nothing unseen is charged.
+
+    Borea flies and the camera never sees her again: "is she on her card?" is not true, so
+    the virtual players straighten her, then take the Fly back and play on.
+    """
     sim, _, reader = _in_turn(tmp_path)
     reader.hidden = True
     tally = sim.play()
-    assert sim.referee.saved and tally.vouched > 0
+    assert sim.referee.saved and tally.wrong == []
+    assert tally.withdrawn > 0 and tally.vouched > 0
 
 
 def test_the_demo_ends_with_its_tally_and_the_reason_when_the_game_stops(
