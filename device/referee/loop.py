@@ -31,7 +31,7 @@ from zefiria.engine.actions import (
     Spend,
 )
 from zefiria.engine.deck import default_deck, load_deck
-from zefiria.engine.differences import check_storm, describe_differences, table_differences
+from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
 from zefiria.engine.explain import explain
 from zefiria.engine.game import Game
@@ -57,6 +57,7 @@ from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 from .confirm import merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
+from .sentences import say_differences, say_refusal, say_storm, say_verdict
 from .words import word
 
 # Photos of a changed table with unread cards the referee asks for before it accepts the
@@ -211,6 +212,9 @@ class Referee:
     def _w(self, key: str, **values: object) -> str:
         return word(self.setup.lang, key, **values)
 
+    def _refusal(self, exc: IllegalActionError) -> str:
+        return say_refusal(exc.wording, exc.message, self.setup.lang)
+
     def _game(self) -> Game:
         if self.game is None:
             raise RuntimeError("the game has not started: the layout was not read yet")
@@ -238,7 +242,7 @@ class Referee:
             return self._read_layout(reading)
         state = self.state
         if state.phase is Phase.OVER:
-            return Outcome("over", "the game is over")
+            return Outcome("over", self._w("game_over"))
         if state.phase is Phase.SETUP:
             return self._judge_setup(reading)
         try:
@@ -283,10 +287,12 @@ class Referee:
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
-            return Outcome("waiting", storm.message, put_back=(storm.message,))
+            todo = say_storm(storm, state, self.setup.lang)
+            return Outcome("waiting", todo, put_back=(todo,))
         self.out_of_sync = True
-        todo = describe_differences(verdict.differences, state)
-        return Outcome("refused", verdict.message or todo, put_back=(todo,) if todo else ())
+        todo = say_differences(verdict.differences, state, self.setup.lang)
+        message = say_verdict(verdict, state, self.setup.lang)
+        return Outcome("refused", message or todo, put_back=(todo,) if todo else ())
 
     def _pawns_unseen(self, unseen: tuple[Spirit, ...]) -> Outcome:
         self._unseen_looks += 1
@@ -344,7 +350,7 @@ class Referee:
         if not diffs:
             return self._in_sync()
         self.out_of_sync = True
-        todo = describe_differences(diffs, state)
+        todo = say_differences(diffs, state, self.setup.lang)
         return Outcome("waiting", f"{note}: {todo}", put_back=(todo,))
 
     def _read_layout(self, reading: dict[str, Any]) -> Outcome:
@@ -358,7 +364,7 @@ class Referee:
         try:
             record = self.setup.record(grid)
         except ZefiriaError as exc:
-            return Outcome("refused", f"this layout cannot start a game: {exc}")
+            return Outcome("refused", self._w("bad_layout", why=exc))
         start = {"kind": "start", "id": self.game_id, "lang": self.setup.lang}
         self.journal.append({**start, "game": record_to_json(record)})
         self.record = record
@@ -405,11 +411,11 @@ class Referee:
             if "cell" in where:
                 seen[spirit] = (int(where["cell"][0]), int(where["cell"][1]))
             else:
-                return Outcome("refused", f"{spirit.title} must stand on a corner card")
+                return Outcome("refused", self._w("on_a_corner", who=spirit.title))
         for spirit, cell in seen.items():
             if cell not in CORNERS:
                 where = format_cell(cell)
-                return Outcome("refused", f"{spirit.title} stands on {where}, not on a corner")
+                return Outcome("refused", self._w("not_a_corner", who=spirit.title, where=where))
         placed: list[Action] = []
         while game.state.phase is Phase.SETUP:
             corner = seen.get(game.state.active_spirit)
@@ -420,12 +426,12 @@ class Referee:
                 self._push(action)
             except IllegalActionError as exc:
                 self.out_of_sync = True
-                todo = f"{game.state.active_spirit.title} goes on another corner"
-                return Outcome("refused", exc.message, put_back=(todo,))
+                todo = self._w("another_corner", who=game.state.active_spirit.title)
+                return Outcome("refused", self._refusal(exc), put_back=(todo,))
             placed.append(action)
         if not placed:
-            return Outcome("unchanged", "waiting for the pawns on the corners")
-        return Outcome("accepted", "pawns placed", actions=tuple(placed))
+            return Outcome("unchanged", self._w("pawns_wanted"))
+        return Outcome("accepted", self._w("pawns_placed"), actions=tuple(placed))
 
     def _accept(self, actions: tuple[Action, ...], cost: int, observation: Observation) -> Outcome:
         before = self.state
@@ -462,9 +468,10 @@ class Referee:
         after = self.state
         if after.round != before.round and after.last_storm is not None:
             storm = check_storm(after, observation)
-            todo = "" if storm.kind == "done" else storm.message
+            todo = "" if storm.kind == "done" else say_storm(storm, after, self.setup.lang)
         else:
-            todo = describe_differences(table_differences(after, observation), after)
+            diffs = table_differences(after, observation)
+            todo = say_differences(diffs, after, self.setup.lang)
         self.out_of_sync = bool(todo)
         return todo
 
@@ -491,7 +498,10 @@ class Referee:
         text = describe_action(last, game.state, lang=self.setup.lang)
         todo = self._instructions(before, observation_of(before))
         return Outcome(
-            "undone", f"undone: {text}", actions=(last,), put_back=(todo,) if todo else ()
+            "undone",
+            self._w("undone", what=text),
+            actions=(last,),
+            put_back=(todo,) if todo else (),
         )
 
     def undo_turn(self) -> Outcome:
@@ -500,11 +510,12 @@ class Referee:
         before = game.state
         undone = game.undo_turn()
         if not undone:
-            return Outcome("refused", "nothing to undo in this turn")
+            return Outcome("refused", self._w("nothing_to_undo"))
         self.journal.append({"kind": "undo_turn"})
         self._forget_looks()
         todo = self._instructions(before, observation_of(before))
-        text = f"undone: {len(undone)} actions of {game.state.active_spirit.title}'s turn"
+        who = game.state.active_spirit.title
+        text = self._w("undone_turn", n=len(undone), who=who)
         return Outcome("undone", text, actions=tuple(undone), put_back=(todo,) if todo else ())
 
     def end_turn(self) -> Outcome:
@@ -553,7 +564,7 @@ class Referee:
         try:
             self._push(action)
         except IllegalActionError as exc:
-            return Outcome("refused", exc.message)
+            return Outcome("refused", self._refusal(exc))
         text = describe_action(action, before, lang=self.setup.lang)
         todo = self._instructions(before, observation_of(before))
         return Outcome(

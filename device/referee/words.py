@@ -38,6 +38,15 @@ WORDS: dict[str, dict[str, str]] = {
             "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo"
         ),
         "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
+        "game_over": "the game is over",
+        "bad_layout": "this layout cannot start a game: {why}",
+        "on_a_corner": "{who} must stand on a corner card",
+        "not_a_corner": "{who} stands on {where}, not on a corner",
+        "another_corner": "{who} goes on another corner",
+        "pawns_wanted": "waiting for the pawns on the corners",
+        "pawns_placed": "pawns placed",
+        "undone": "undone: {what}",
+        "undone_turn": "undone: {n} actions of {who}'s turn",
         "cal_title": "Calibrate {n}/2",
         "cal_solved": "Cards 1-25 in order, 1 top left as the camera sees it, no pawns. Then OK",
         "cal_solved_long": (
@@ -93,6 +102,15 @@ WORDS: dict[str, dict[str, str]] = {
             "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. Annulla: annulla"
         ),
         "pawns_ask": "Non vedo le pedine di {names}: sono sulle carte? OK: sì. Annulla: annulla",
+        "game_over": "la partita è finita",
+        "bad_layout": "questa griglia non può iniziare una partita: {why}",
+        "on_a_corner": "{who} deve stare su una carta d'angolo",
+        "not_a_corner": "{who} è in {where}, non su un angolo",
+        "another_corner": "{who} va su un altro angolo",
+        "pawns_wanted": "aspetto le pedine sugli angoli",
+        "pawns_placed": "pedine piazzate",
+        "undone": "annullato: {what}",
+        "undone_turn": "annullate {n} azioni del turno di {who}",
         "cal_title": "Calibra {n}/2",
         "cal_solved": "Carte 1-25 in ordine, la 1 in alto a sinistra, senza pedine. Poi OK",
         "cal_solved_long": (
