@@ -266,7 +266,7 @@ class Session:
         elif event in (Event.MENU, Event.QUIT, Event.SHUTDOWN):
             self._menu = None
             self.stopped = event is not Event.MENU
-            self.show(spirit_view(self.referee.state))
+            self.show(spirit_view(self.referee.state, self.referee.setup.lang))
             return None
         self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), self.selected))
         return None
@@ -347,7 +347,7 @@ class Session:
                     gems_label=self._w("gems_left"),
                 )
             )
-            storm = storm_view(state)
+            storm = storm_view(state, referee.setup.lang)
             if storm is not None:
                 self.show(storm)
         if outcome.put_back:
@@ -355,20 +355,21 @@ class Session:
             self.show(MessageView(self._w("on_table"), "; ".join(outcome.put_back)))
         elif kind in ("restored", "accepted", "turn_ended", "undone"):
             self.feedback.ready()
-            self.show(spirit_view(state))
+            self.show(spirit_view(state, referee.setup.lang))
 
 
-def storm_view(state: GameState) -> StormView | None:
+def storm_view(state: GameState, lang: str = "en") -> StormView | None:
     event = state.last_storm
     if event is None:
         return None
     if event.effect is StormEffect.ANCHORED:
-        effect = f"anchor {state.island_at(event.target1)}"
+        effect = word(lang, "storm_anchor", island=state.island_at(event.target1))
     elif event.effect is StormEffect.SWAPPED and event.target2 is not None:
         # After the swap, the card now at target 1 came from target 2 and vice versa.
-        effect = f"swap {state.island_at(event.target2)} and {state.island_at(event.target1)}"
+        a, b = state.island_at(event.target2), state.island_at(event.target1)
+        effect = word(lang, "storm_swap", a=a, b=b)
     else:
-        effect = "no effect"
+        effect = word(lang, "storm_none")
     return StormView(
         storm=event.storm.describe(),
         target1=event.target1,
@@ -378,15 +379,16 @@ def storm_view(state: GameState) -> StormView | None:
     )
 
 
-def spirit_view(state: GameState) -> Screen:
+def spirit_view(state: GameState, lang: str = "en") -> Screen:
     if state.phase is Phase.OVER:
-        return MessageView("Game over", "scoring...")
+        return MessageView(word(lang, "game_over_title"), word(lang, "scoring"))
     if state.phase is not Phase.TURN:
-        return MessageView("Setup" if state.phase is Phase.SETUP else "Choose", state.phase.value)
+        title = word(lang, "setup" if state.phase is Phase.SETUP else "choose")
+        return MessageView(title, state.phase.value)
     pos = state.pawns[state.active]
-    note = "must fly away first" if state.must_leave else ""
+    note = word(lang, "fly_away") if state.must_leave else ""
     if pos is not None and pos.outside:
-        note = note or f"outside by {format_cell(pos.cell)}"
+        note = note or word(lang, "outside_by", cell=format_cell(pos.cell))
     return SpiritView(
         spirit=state.active_spirit.title,
         ap=state.ap,

@@ -160,3 +160,23 @@ def test_an_italian_game_refuses_in_italian(tmp_path: Path) -> None:
     assert tally.refused > 0 and refused
     english = ("card ", "should be", "cannot", "flies", "swap")
     assert not [line for line in refused if any(word in line for word in english)]
+
+
+def test_the_referees_own_words_exist_in_both_languages() -> None:
+    from zefiria.device.referee.words import WORDS
+
+    assert set(WORDS["en"]) == set(WORDS["it"])
+
+
+def test_the_storm_and_spirit_screens_speak_the_players_language() -> None:
+    from dataclasses import replace
+
+    from zefiria.device.display.screens import SpiritView
+    from zefiria.device.referee.session import spirit_view
+
+    config = GameConfig(players=2, mode=Mode.STORM, spirits=(Spirit.BOREA, Spirit.JUGO))
+    state = new_game(config, seed=3)
+    for corner in ((0, 0), (4, 4)):
+        state = apply_action(state, Place(corner))
+    view = spirit_view(replace(state, must_leave=True), "it")
+    assert isinstance(view, SpiritView) and view.note == "prima deve volare via"
