@@ -110,7 +110,9 @@ def _guided(args: argparse.Namespace) -> int:
     if args.simulate and config.display.driver in ("ssd1306", "sh1106"):
         # A laptop has no OLED: draw the screens in the terminal instead.
         config = replace(config, display=replace(config.display, driver="terminal"))
-    output = args.output or config.profile_file
+    # A simulated table's profile must never replace the real camera's.
+    default = config.data_dir / "simulated" / "profile.npz" if args.simulate else None
+    output = args.output or default or config.profile_file
     on_prompt: Any = lambda step: None  # noqa: E731
     try:
         if args.simulate:
