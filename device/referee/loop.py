@@ -330,6 +330,11 @@ class Referee:
                 filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
         return filled
 
+    def table_disturbed(self) -> None:
+        """The table was used for something else (a calibration): check it before judging."""
+        self._forget_looks()
+        self.out_of_sync = True
+
     def _forget_looks(self) -> None:
         """A verdict was given: the next change starts with fresh doubts."""
         self._seen = None

@@ -172,7 +172,7 @@ class Session:
             return self._menu_press(event, question, options)
         if event is Event.OK:
             if self._asked_unseen:
-                # The answer to "is it on its card?": yes, judge the table without it.
+                # The answer to "is it on its card?": yes, read it on the card the screen named.
                 referee.vouch_unseen(self._asked_unseen)
                 self._asked_unseen = ()
             self.watcher.forget()
@@ -246,7 +246,7 @@ class Session:
             return Outcome("unchanged", self._w("cal_cancelled"))
         # The cards now lie in the calibration layout: the game's table must come back
         # before anything is judged, which the referee checks like any put-back.
-        self.referee.out_of_sync = True
+        self.referee.table_disturbed()
         todo = self._w("cal_put_back")
         return Outcome("waiting", todo, put_back=(todo,))
 
