@@ -277,7 +277,8 @@ class Referee:
             outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
             if blind:
                 where = ", ".join(format_cell(c) for c in blind)
-                outcome = replace(outcome, message=f"{outcome.message} (unseen: {where})")
+                unseen_cells = self._w("unseen_cells", where=where)
+                outcome = replace(outcome, message=f"{outcome.message} ({unseen_cells})")
             return outcome
         if self._confirm_looks < CONFIRM_LOOKS:
             self._confirm_looks += 1
