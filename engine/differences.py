@@ -31,6 +31,7 @@ __all__ = [
     "StormCheck",
     "check_storm",
     "describe_differences",
+    "pure_swaps",
     "table_differences",
 ]
 
@@ -98,7 +99,7 @@ def describe_differences(diffs: Sequence[Difference], state: GameState | None = 
         words = [f"card {d.expected} should be in {format_cell(d.cell)}" for d in cards[:1]]
         words += [f"card {d.expected} in {format_cell(d.cell)}" for d in cards[1:]]
         text = ", ".join(words)
-        if _pure_swaps(cards):
+        if pure_swaps(cards):
             text += " (swap them back)" if len(cards) == 2 else " (swap each pair back)"
         parts.append(text)
     for d in diffs:
@@ -124,7 +125,7 @@ def _place(cell: Cell, state: GameState | None) -> str:
     return f"card {state.island_at(cell)} ({format_cell(cell)})"
 
 
-def _pure_swaps(cards: Sequence[CardDifference]) -> bool:
+def pure_swaps(cards: Sequence[CardDifference]) -> bool:
     """True when the wrong cards are pairs that simply traded places."""
     at = {d.cell: d for d in cards}
     for d in cards:

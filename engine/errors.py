@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,37 @@ class Reason(Enum):
     NOT_A_CHOICE = "not_a_choice"  # a solo choice or Austro exit that is not among the options
 
 
+Value = str | int | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A sentence of the engine as data, so a device can say it in its players' language.
+
+    ``key`` names the sentence (finer than :class:`Reason`: one reason has several shapes)
+    and ``values`` fill it: island numbers and AP as ints, spirit names, cells in the
+    notation, the deck's colour and icon names, and small words chosen from a fixed set
+    (documented beside each key in ``rules.py``). The English sentence stays the error's
+    message; nothing here depends on a language.
+
+    >>> Wording.of("fly_same_cell", spirit="Borea", island=7).get("island")
+    7
+    """
+
+    key: str
+    values: tuple[tuple[str, Value], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **values: Value) -> Wording:
+        return cls(key, tuple(sorted(values.items())))
+
+    def get(self, name: str) -> Value:
+        return dict(self.values)[name]
+
+    def as_dict(self) -> dict[str, Value]:
+        return dict(self.values)
+
+
 class ZefiriaError(ValueError):
     """Base of every error the engine raises on bad input."""
 
@@ -51,14 +83,23 @@ class InvalidActionError(ZefiriaError):
 class IllegalActionError(ZefiriaError):
     """A well-formed action the rules forbid in this state; the state is left unchanged.
 
-    ``reason`` is machine-readable; ``str(error)`` is a sentence a player understands.
+    ``reason`` is machine-readable; ``str(error)`` is a sentence a player understands (in
+    English); ``wording`` is the same sentence as data, for other languages (None only from
+    code that builds the error by hand).
     """
 
-    def __init__(self, reason: Reason, message: str, action: Action | None = None) -> None:
+    def __init__(
+        self,
+        reason: Reason,
+        message: str,
+        action: Action | None = None,
+        wording: Wording | None = None,
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.action = action
+        self.wording = wording
 
 
 class ConfigError(ZefiriaError):

@@ -31,7 +31,7 @@ from typing import Literal
 
 from .actions import Action, Breeze, Fly, Leave, Retrieve
 from .differences import Difference, describe_differences, table_differences
-from .errors import Reason
+from .errors import Reason, Wording
 from .explain_search import Explanation, Target, TurnSearch
 from .grid import ALL_CELLS
 from .observation import Observation, observation_of
@@ -54,7 +54,8 @@ class Verdict:
       them cheapest first and the device charges the first.
     - ``illegal``: no explanation within the AP. ``nearest`` is the legal table closest to the
       observed one, ``differences`` what to change on the table to reach it, ``message`` the
-      same as a sentence, ``reason`` the rule broken when one clearly is.
+      same as a sentence, ``reason`` the rule broken when one clearly is (``wording``: the
+      same as data).
     """
 
     kind: VerdictKind
@@ -63,6 +64,9 @@ class Verdict:
     differences: tuple[Difference, ...] = ()
     reason: Reason | None = None
     message: str = ""
+    # The rule broken (``message`` before its colon) as data for other languages: a rules
+    # refusal's Wording, or "change_costs" (cost, budget). None when no single rule is.
+    wording: Wording | None = None
 
     @property
     def best(self) -> Explanation | None:
@@ -129,11 +133,17 @@ def _verdict(search: TurnSearch) -> Verdict:
             return Verdict("legal", (best,), message=best.describe(real))
     nearest, table_state = search.nearest()
     diffs = tuple(table_differences(table_state, search.obs))
-    reason, why = _reason(search)
+    reason, why, wording = _reason(search)
     what = describe_differences(diffs, table_state)
     message = f"{why}: {what}" if why else what
     return Verdict(
-        "illegal", (), nearest=nearest, differences=diffs, reason=reason, message=message
+        "illegal",
+        (),
+        nearest=nearest,
+        differences=diffs,
+        reason=reason,
+        message=message,
+        wording=wording,
     )
 
 
@@ -143,7 +153,7 @@ EXTRA_AP_LOOKED_AT = 5
 EXTRA_AP_NODES = 1_000
 
 
-def _reason(search: TurnSearch) -> tuple[Reason | None, str]:
+def _reason(search: TurnSearch) -> tuple[Reason | None, str, Wording | None]:
     """The rule broken: the one action the change reads as, judged by the rules; else, if the
     change is legal but dearer than the AP, ``not_enough_ap``; else no single rule."""
     action = _single_action(search.real, search.obs, search.target)
@@ -152,16 +162,20 @@ def _reason(search: TurnSearch) -> tuple[Reason | None, str]:
         judged = replace(search.real, ap=search.budget)
         error = check_action(judged, action)
         if error is not None:
-            return error.reason, str(error)
+            return error.reason, str(error), error.wording
     if search.target.static:
-        return None, ""  # another pawn moved, or a gem appeared: no AP would explain it
+        return None, "", None  # another pawn moved, or a gem appeared: no AP would explain it
     richer = replace(search.real, ap=search.real.ap + EXTRA_AP_LOOKED_AT)
     more = TurnSearch(richer, search.obs, search.max_spend, max_nodes=EXTRA_AP_NODES)
     found = more.cheapest()
     if found is None:
-        return None, ""
+        return None, "", None
     cost = found[0].cost
-    return Reason.NOT_ENOUGH_AP, f"this change costs {cost} AP and only {search.budget} were left"
+    return (
+        Reason.NOT_ENOUGH_AP,
+        f"this change costs {cost} AP and only {search.budget} were left",
+        Wording.of("change_costs", cost=cost, budget=search.budget),
+    )
 
 
 def _single_action(state: GameState, obs: Observation, target: Target) -> Action | None:

@@ -39,7 +39,7 @@ from .actions import (
     Retrieve,
     Spend,
 )
-from .errors import IllegalActionError, Reason
+from .errors import IllegalActionError, Reason, Wording
 from .grid import (
     ALL_CELLS,
     CORNERS,
@@ -274,8 +274,24 @@ _PRONOUN = {
 }
 
 
-def _refuse(reason: Reason, message: str, action: Action | None) -> IllegalActionError:
-    return IllegalActionError(reason, message[0].upper() + message[1:], action)
+def _refuse(
+    reason: Reason, message: str, action: Action | None, wording: Wording | None = None
+) -> IllegalActionError:
+    return IllegalActionError(reason, message[0].upper() + message[1:], action, wording)
+
+
+# The refusals' Wording keys and their values (see errors.Wording). Small words: ``action``
+# is the action's class name in lower case, ``need`` the phase that waits ("setup",
+# "austro_exit", "choose_first", "choose_sleeper", "turn"), ``block`` "anchored" or
+# "occupied" (``by``: who stands there, "" when anchored), ``side`` "on" or "beside".
+W = Wording.of
+
+
+def _phase_wording(state: GameState) -> str:
+    phase = state.phase
+    if phase in (Phase.SETUP, Phase.AUSTRO_EXIT, Phase.CHOOSE_FIRST, Phase.CHOOSE_SLEEPER):
+        return str(phase.value)
+    return "turn"
 
 
 def _phase_need(state: GameState) -> str:
@@ -307,21 +323,34 @@ def _a(word: str) -> str:
 def _price(state: GameState, action: Action) -> int:
     """The cost of ``action`` in ``state``, or raise the precise refusal."""
     if state.phase is Phase.OVER:
-        return _fail(Reason.GAME_OVER, "the game is over: no more actions", action)
+        return _fail(Reason.GAME_OVER, "the game is over: no more actions", action, W("game_over"))
     allowed = _PHASE_ACTIONS[state.phase]
     if not isinstance(action, allowed):
         what = _WHAT.get(type(action), repr(action))
         return _fail(
-            Reason.WRONG_PHASE, f"{what} is not possible now: {_phase_need(state)}", action
+            Reason.WRONG_PHASE,
+            f"{what} is not possible now: {_phase_need(state)}",
+            action,
+            W(
+                "wrong_phase",
+                action=type(action).__name__.lower(),
+                need=_phase_wording(state),
+                spirit=state.active_spirit.title,
+            ),
         )
     for name in ("cell", "to", "a", "b"):
         if hasattr(action, name) and not _is_cell(getattr(action, name)):
             bad = getattr(action, name)
-            return _fail(Reason.OFF_GRID, f"{bad!r} is not a cell of the 5x5 grid", action)
+            return _fail(
+                Reason.OFF_GRID,
+                f"{bad!r} is not a cell of the 5x5 grid",
+                action,
+                W("off_grid", cell=repr(bad)),
+            )
     if isinstance(action, Place):
         problem = _place_problem(state, action.cell)
         if problem is not None:
-            raise _refuse(problem[0], problem[1], action)
+            raise _refuse(problem[0], problem[1], action, problem[2])
         return 0
     if isinstance(action, Leave):
         return _price_leave(state, action)
@@ -332,6 +361,11 @@ def _price(state: GameState, action: Action) -> int:
                 Reason.NOT_A_CHOICE,
                 f"{action.spirit.title} cannot play first this round: choose {awake}",
                 action,
+                W(
+                    "not_first",
+                    spirit=action.spirit.title,
+                    options=tuple(s.title for s in state.spirits if s is not state.sleeping),
+                ),
             )
         return 0
     if isinstance(action, ChooseSleeper):
@@ -342,6 +376,11 @@ def _price(state: GameState, action: Action) -> int:
                 f"{action.spirit.title} cannot be chosen to sleep: choose {options}, "
                 "who played this round",
                 action,
+                W(
+                    "not_sleeper",
+                    spirit=action.spirit.title,
+                    options=tuple(s.title for s in state.played),
+                ),
             )
         return 0
     if isinstance(action, Spend):
@@ -356,16 +395,27 @@ def _price(state: GameState, action: Action) -> int:
     return _price_retrieve(state, action)
 
 
-def _fail(reason: Reason, message: str, action: Action | None) -> int:
-    raise _refuse(reason, message, action)
+def _fail(
+    reason: Reason, message: str, action: Action | None, wording: Wording | None = None
+) -> int:
+    raise _refuse(reason, message, action, wording)
 
 
-def _place_problem(state: GameState, cell: Cell) -> tuple[Reason, str] | None:
+def _place_problem(state: GameState, cell: Cell) -> tuple[Reason, str, Wording] | None:
     spirit = state.active_spirit.title
     if cell not in CORNERS:
-        return Reason.NOT_A_CORNER, f"{spirit}'s pawn must start on a corner card"
+        return (
+            Reason.NOT_A_CORNER,
+            f"{spirit}'s pawn must start on a corner card",
+            W("not_a_corner", spirit=spirit),
+        )
     if _occupied(state, cell):
-        return Reason.OCCUPIED, f"corner card {state.island_at(cell)} already has a pawn"
+        island = state.island_at(cell)
+        return (
+            Reason.OCCUPIED,
+            f"corner card {island} already has a pawn",
+            W("corner_occupied", island=island),
+        )
     if state.config.players == 2 and state.active == 1:
         first = state.pawns[0]
         assert first is not None
@@ -375,6 +425,7 @@ def _place_problem(state: GameState, cell: Cell) -> tuple[Reason, str] | None:
                 Reason.NOT_OPPOSITE_CORNER,
                 f"in a 2-player game the pawns stand on opposite corners: {spirit} must "
                 f"start on card {want}",
+                W("not_opposite_corner", spirit=spirit, island=want),
             )
     return None
 
@@ -390,19 +441,37 @@ def _price_leave(state: GameState, action: Leave) -> int:
             f"Austro leaves card {state.island_at(pos.cell)} to the nearest side of the grid: "
             f"beside {names}",
             action,
+            W(
+                "leave_side",
+                island=state.island_at(pos.cell),
+                options=tuple(str(state.island_at(c)) for c in options),
+            ),
         )
     return 0
 
 
 def _price_spend(state: GameState, action: Spend) -> int:
     if state.config.mode is not Mode.STORM:
-        return _fail(Reason.NOT_STORM_MODE, "red gems are only used in storm mode", action)
+        return _fail(
+            Reason.NOT_STORM_MODE,
+            "red gems are only used in storm mode",
+            action,
+            W("not_storm_mode"),
+        )
     if action.holder not in state.spirits:
         return _fail(
-            Reason.NOT_A_CHOICE, f"{action.holder.title} is not playing in this game", action
+            Reason.NOT_A_CHOICE,
+            f"{action.holder.title} is not playing in this game",
+            action,
+            W("not_playing", spirit=action.holder.title),
         )
     if state.gems_held[state.spirits.index(action.holder)] == 0:
-        return _fail(Reason.NO_GEM, f"{action.holder.title} holds no red gem to spend", action)
+        return _fail(
+            Reason.NO_GEM,
+            f"{action.holder.title} holds no red gem to spend",
+            action,
+            W("no_gem_to_spend", spirit=action.holder.title),
+        )
     return 0
 
 
@@ -416,6 +485,7 @@ def _price_end_turn(state: GameState, action: EndTurn) -> int:
             f"a gem anchors card {state.island_at(pos.cell)} under {spirit.title}: "
             f"{_PRONOUN[spirit]} first action must be a Fly away from it",
             action,
+            W("must_leave_first", island=state.island_at(pos.cell), spirit=spirit.title),
         )
     if pos.outside and not state.is_free(pos.cell):
         why = "anchored" if pos.cell in state.anchored else "occupied"
@@ -424,20 +494,30 @@ def _price_end_turn(state: GameState, action: EndTurn) -> int:
             f"Austro must end his turn on the card beside him, and card "
             f"{state.island_at(pos.cell)} is {why}: fly beside a free card first",
             action,
+            W("austro_end_not_free", island=state.island_at(pos.cell), block=why),
         )
     return 0
 
 
-def _blocked_reason(state: GameState, cell: Cell) -> tuple[Reason, str] | None:
+class _Blocked(NamedTuple):
+    reason: Reason
+    text: str
+    values: dict[str, str | int]  # block, at, by: the Wording values of the blocked card
+
+
+def _blocked_reason(state: GameState, cell: Cell) -> _Blocked | None:
+    island = state.island_at(cell)
     if cell in state.anchored:
-        return Reason.ANCHORED, f"card {state.island_at(cell)} is anchored by a red gem"
+        values: dict[str, str | int] = {"block": "anchored", "at": island, "by": ""}
+        return _Blocked(Reason.ANCHORED, f"card {island} is anchored by a red gem", values)
     if _occupied(state, cell):
         who = next(
             s.title
             for s, p in zip(state.spirits, state.pawns, strict=True)
             if p is not None and not p.outside and p.cell == cell
         )
-        return Reason.OCCUPIED, f"card {state.island_at(cell)} is occupied by {who}"
+        values = {"block": "occupied", "at": island, "by": who}
+        return _Blocked(Reason.OCCUPIED, f"card {island} is occupied by {who}", values)
     return None
 
 
@@ -447,6 +527,13 @@ def _need_ap(state: GameState, action: Action, cost: int, what: str) -> None:
             Reason.NOT_ENOUGH_AP,
             f"{what} costs {cost} AP and {state.active_spirit.title} has {state.ap} AP left",
             action,
+            W(
+                "not_enough_ap",
+                action=type(action).__name__.lower(),
+                cost=cost,
+                spirit=state.active_spirit.title,
+                ap=state.ap,
+            ),
         )
 
 
@@ -459,18 +546,29 @@ def _price_fly(state: GameState, action: Fly) -> int:
     island = state.island_at(to)
     if to == pos.cell:
         where = "beside" if pos.outside else "on"
-        return _fail(Reason.SAME_CELL, f"{name} is already {where} card {island}", action)
+        return _fail(
+            Reason.SAME_CELL,
+            f"{name} is already {where} card {island}",
+            action,
+            W("fly_same_cell", spirit=name, side=where, island=island),
+        )
     if pos.outside and not is_edge(to):
         return _fail(
             Reason.NOT_EDGE,
             f"Austro flies around the outside of the grid: card {island} is not on its edge",
             action,
+            W("not_edge", island=island),
         )
     blocked = _blocked_reason(state, to)
     if blocked is not None:
-        reason, text = blocked
         verb = "fly beside" if pos.outside else "fly to"
-        return _fail(reason, f"{name} cannot {verb} card {island}: {text}", action)
+        side = "beside" if pos.outside else "on"
+        return _fail(
+            blocked.reason,
+            f"{name} cannot {verb} card {island}: {blocked.text}",
+            action,
+            W("fly_blocked", spirit=name, side=side, island=island, **blocked.values),
+        )
     if not pos.outside and not is_adjacent(pos.cell, to):
         here = state.island_at(pos.cell)
         deck = state.config.deck
@@ -482,6 +580,7 @@ def _price_fly(state: GameState, action: Fly) -> int:
                     f"Borea flies to an adjacent card or to a card of her card's colour "
                     f"({colour}); card {island} is {deck.colour(island)}",
                     action,
+                    W("fly_colour", colour=colour, island=island, its=deck.colour(island)),
                 )
         elif spirit is Spirit.JUGO:
             icon = deck.icon(here)
@@ -491,6 +590,7 @@ def _price_fly(state: GameState, action: Fly) -> int:
                     f"Jugo flies to an adjacent card or to a card showing his card's icon "
                     f"({icon}); card {island} shows {_a(deck.icon(island))}",
                     action,
+                    W("fly_icon", icon=icon, island=island, its=deck.icon(island)),
                 )
         elif spirit is Spirit.ETESIA:
             between = diagonal_between(pos.cell, to)
@@ -500,6 +600,7 @@ def _price_fly(state: GameState, action: Fly) -> int:
                     f"Etesia flies to an adjacent card or along a diagonal; card {island} is "
                     "on neither",
                     action,
+                    W("fly_diagonal", island=island),
                 )
             for cell in between:
                 stop = _blocked_reason(state, cell)
@@ -507,8 +608,9 @@ def _price_fly(state: GameState, action: Fly) -> int:
                     return _fail(
                         Reason.BLOCKED_PATH,
                         f"Etesia cannot fly over card {state.island_at(cell)} to card "
-                        f"{island}: {stop[1]}",
+                        f"{island}: {stop.text}",
                         action,
+                        W("fly_over", island=island, **stop.values),
                     )
         else:
             return _fail(
@@ -516,6 +618,7 @@ def _price_fly(state: GameState, action: Fly) -> int:
                 f"{name} flies only to an orthogonally adjacent card; card {island} is not "
                 f"next to card {here}",
                 action,
+                W("fly_adjacent", spirit=name, island=island, here=here),
             )
     _need_ap(state, action, 1, "a Fly")
     return 1
@@ -523,10 +626,20 @@ def _price_fly(state: GameState, action: Fly) -> int:
 
 def _price_retrieve(state: GameState, action: Retrieve) -> int:
     if state.config.mode is not Mode.STORM:
-        return _fail(Reason.NOT_STORM_MODE, "red gems are only used in storm mode", action)
+        return _fail(
+            Reason.NOT_STORM_MODE,
+            "red gems are only used in storm mode",
+            action,
+            W("not_storm_mode"),
+        )
     island = state.island_at(action.cell)
     if action.cell not in state.anchored:
-        return _fail(Reason.NO_GEM, f"there is no red gem on card {island}", action)
+        return _fail(
+            Reason.NO_GEM,
+            f"there is no red gem on card {island}",
+            action,
+            W("no_gem_here", island=island),
+        )
     _must_leave_check(state, action)
     _need_ap(state, action, 1, "retrieving a gem")
     pos = state.pawns[state.active]
@@ -547,6 +660,7 @@ def _must_leave_check(state: GameState, action: Action) -> None:
             f"a gem anchors card {state.island_at(pos.cell)} under {spirit.title}: "
             f"{_PRONOUN[spirit]} first action must be a Fly away from it",
             action,
+            W("must_leave_first", island=state.island_at(pos.cell), spirit=spirit.title),
         )
 
 
@@ -560,6 +674,7 @@ def _austro_landing_check(state: GameState, action: Action, freed: bool, ap_afte
             f"after this Austro would have no AP left to fly beside a free card, and he may "
             f"not land on card {state.island_at(pos.cell)}",
             action,
+            W("austro_stranded", island=state.island_at(pos.cell)),
         )
 
 
@@ -570,7 +685,9 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
     assert pos is not None
     a, b = action.a, action.b
     if a == b:
-        return _fail(Reason.SAME_CELL, "a Breeze swaps two different cards", action)
+        return _fail(
+            Reason.SAME_CELL, "a Breeze swaps two different cards", action, W("breeze_same_cell")
+        )
     _must_leave_check(state, action)
     deck = state.config.deck
     here = state.island_at(pos.cell)
@@ -584,6 +701,12 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                 f"Skyron's Breeze swaps his own card ({here}) with another card; neither card "
                 f"{state.island_at(action.a)} nor card {state.island_at(action.b)} is his",
                 action,
+                W(
+                    "skyron_own_card",
+                    here=here,
+                    a=state.island_at(action.a),
+                    b=state.island_at(action.b),
+                ),
             )
         if action.stand not in (a, b):
             return _fail(
@@ -591,19 +714,22 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                 f"after his Breeze Skyron stands on one of the two swapped cards "
                 f"({state.island_at(a)} or {state.island_at(b)}): say which",
                 action,
+                W("skyron_stand", a=state.island_at(a), b=state.island_at(b)),
             )
         if a in state.anchored:
             return _fail(
                 Reason.ANCHORED,
                 f"Skyron's card {here} is anchored by a red gem and cannot move",
                 action,
+                W("skyron_anchored", here=here),
             )
         problem = _blocked_reason(state, b)
         if problem is not None:
             return _fail(
-                problem[0],
-                f"Skyron cannot swap with card {state.island_at(b)}: {problem[1]}",
+                problem.reason,
+                f"Skyron cannot swap with card {state.island_at(b)}: {problem.text}",
                 action,
+                W("skyron_blocked", island=state.island_at(b), **problem.values),
             )
     else:
         if action.stand is not None:
@@ -611,14 +737,21 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                 Reason.BAD_STAND,
                 f"only Skyron chooses where to stand after a Breeze, not {name}",
                 action,
+                W("stand_not_skyron", spirit=name),
             )
         for cell in (a, b):
             problem = _blocked_reason(state, cell)
             if problem is not None:
                 return _fail(
-                    problem[0],
-                    f"{name} cannot swap card {state.island_at(cell)}: {problem[1]}",
+                    problem.reason,
+                    f"{name} cannot swap card {state.island_at(cell)}: {problem.text}",
                     action,
+                    W(
+                        "breeze_blocked",
+                        spirit=name,
+                        island=state.island_at(cell),
+                        **problem.values,
+                    ),
                 )
         ia, ib = state.island_at(a), state.island_at(b)
         if spirit is Spirit.BOREA:
@@ -630,6 +763,14 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                     f"card {ia} shows {_a(deck.icon(ia))} and card {ib} shows "
                     f"{_a(deck.icon(ib))}",
                     action,
+                    W(
+                        "breeze_icon",
+                        icon=icon,
+                        a=ia,
+                        a_is=deck.icon(ia),
+                        b=ib,
+                        b_is=deck.icon(ib),
+                    ),
                 )
         elif spirit is Spirit.JUGO:
             colour = deck.colour(here)
@@ -639,6 +780,14 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                     f"Jugo can only swap a card of his card's colour ({colour}); "
                     f"card {ia} is {deck.colour(ia)} and card {ib} is {deck.colour(ib)}",
                     action,
+                    W(
+                        "breeze_colour",
+                        colour=colour,
+                        a=ia,
+                        a_is=deck.colour(ia),
+                        b=ib,
+                        b_is=deck.colour(ib),
+                    ),
                 )
         elif spirit is Spirit.ETESIA:
             if not is_adjacent(pos.cell, a) and not is_adjacent(pos.cell, b):
@@ -647,6 +796,7 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                     f"Etesia can only swap a card orthogonally adjacent to her (on card "
                     f"{here}); neither card {ia} nor card {ib} is",
                     action,
+                    W("breeze_adjacent", here=here, a=ia, b=ib),
                 )
         elif spirit is Spirit.AUSTRO:
             region = CROSSES[index(pos.cell)]
@@ -657,6 +807,7 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
                         f"Austro, beside card {here}, can only swap cards in its row or "
                         f"column; card {state.island_at(cell)} is in neither",
                         action,
+                        W("breeze_cross", here=here, island=state.island_at(cell)),
                     )
     blocked = blocked_mask(state)
     cost = breeze_distances(index(a), blocked, region)[index(b)]
@@ -667,6 +818,12 @@ def _price_breeze(state: GameState, action: Breeze) -> int:
             f"card {state.island_at(a)} cannot reach card {state.island_at(b)}{via}: every "
             "path overflies an occupied or anchored card",
             action,
+            W(
+                "breeze_no_path",
+                a=state.island_at(a),
+                b=state.island_at(b),
+                cross="yes" if region is not None else "",
+            ),
         )
     _need_ap(state, action, cost, "this Breeze")
     if pos.outside:

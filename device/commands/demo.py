@@ -55,7 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from zefiria.device.referee.demo import DemoOptions, run_demo
-    from zefiria.device.referee.simulation import SimulationError
     from zefiria.engine.state import Difficulty, Mode
     from zefiria.vision.calibrate import CalibrationError
 
@@ -74,17 +73,22 @@ def run(args: argparse.Namespace) -> int:
     except CalibrationError as exc:
         print(f"zefiria demo: calibration failed: {exc}", file=sys.stderr)
         return 1
-    except SimulationError as exc:
-        print(f"zefiria demo: the game stopped: {exc}", file=sys.stderr)
-        return 1
     t = report.tally
     times = sorted(s for _, s in report.verdict_seconds)
     print()
-    print(f"Final score: {report.score} VP")
-    print(f"Rating: {report.rating}")
+    if report.stopped:
+        print(f"The game stopped {report.stopped}")
+    else:
+        print(f"Final score: {report.score} VP")
+        print(f"Rating: {report.rating}")
     print(
         f"Referee: {t.accepted}/{t.legal} legal moves accepted, "
         f"{t.refused}/{t.illegal} illegal moves refused, {len(t.wrong)} wrong verdicts"
+        + (
+            f", {t.withdrawn} moves taken back (a pawn the camera could not see)"
+            if t.withdrawn
+            else ""
+        )
     )
     if times:
         median = times[len(times) // 2]
@@ -93,4 +97,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Done in {report.seconds:.0f} s ({args.out / 'summary.json'})")
     for line in t.wrong:
         print(f"WRONG: {line}", file=sys.stderr)
+    if report.stopped:
+        print(f"zefiria demo: the game stopped {report.stopped}", file=sys.stderr)
+        return 1
     return 0 if t.correct else 2

@@ -58,13 +58,14 @@ def run(args: argparse.Namespace) -> int:
         # A laptop has no OLED: draw the screens in the terminal instead.
         config = replace(config, display=replace(config.display, driver="terminal"))
     profile = None
+    unusable = ""  # why there is no profile: the device calibrates from the camera first
     if not args.simulate:
         from zefiria.vision.profile import ProfileError, load_profile
 
         try:
             profile = load_profile(config.profile_file)
         except ProfileError as exc:
-            return _fail(f"{exc}; take the two calibration photos with `zefiria calibrate` first")
+            unusable = str(exc)
     try:
         display = open_display(config.display)
         controls = open_controls(config, keyboard=args.keyboard or args.simulate)
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.simulate:
             return _simulate(args, config, journal, history, controls, feedback, screen)
-        return _serve(config, profile, journal, history, controls, feedback, screen)
+        return _serve(config, profile, unusable, journal, history, controls, feedback, screen)
     except HistoryError as exc:
         return _fail(str(exc))
     except OSError as exc:
@@ -99,6 +100,7 @@ def _fail(message: str) -> int:
 def _serve(
     config: Any,
     profile: Any,
+    unusable: str,
     journal: Path,
     history: Any,
     controls: Any,
@@ -111,9 +113,15 @@ def _serve(
     from zefiria.device import notify
     from zefiria.device.camera import CameraError, open_camera
     from zefiria.device.display.screens import MessageView
+    from zefiria.device.referee.calibration import (
+        CalibrationCancelled,
+        guided_calibration,
+        profile_saver,
+    )
     from zefiria.device.referee.loop import open_referee
     from zefiria.device.referee.menu import MenuClosed, choose_setup
     from zefiria.device.referee.session import Session
+    from zefiria.device.referee.words import word
     from zefiria.vision.reader import read_table
 
     try:
@@ -122,12 +130,36 @@ def _serve(
         screen(MessageView("Camera", str(exc)))
         return _fail(str(exc))
 
+    profiles = [profile]  # the menu may recalibrate: the reader reads with the latest
+
     def reader(image: Any) -> dict[str, Any]:
-        return read_table(image, profile).to_dict()
+        return read_table(image, profiles[0]).to_dict()
 
     watchdog = notify.Watchdog()
+
+    def calibrate() -> None:
+        done = guided_calibration(
+            camera,
+            controls,
+            screen,
+            profile_saver(config.profile_file),
+            lang=config.language,
+            idle=watchdog.kick,
+        )
+        profiles[0] = done.profile
+
     notify.ready("watching the table")
     try:
+        if profiles[0] is None:
+            # A new device (or a damaged profile): calibrate from the camera with the buttons
+            # rather than stop, since the players at the table have no terminal.
+            print(f"{unusable}: calibrating from the camera", flush=True)
+            lang = config.language
+            screen(MessageView(word(lang, "camera"), word(lang, "cal_needed")))
+            try:
+                calibrate()
+            except CalibrationCancelled as cancelled:
+                return _power_off(screen) if cancelled.shutdown else 0
         while True:
             referee, note = open_referee(journal, history, None)
             print(note, flush=True)
@@ -140,7 +172,16 @@ def _serve(
                     setup = replace(setup, deck=str(config.deck))
                 referee, note = open_referee(journal, history, setup)
                 assert referee is not None
-            session = Session(referee, camera, reader, controls, feedback, screen, hinter=_hint)
+            session = Session(
+                referee,
+                camera,
+                reader,
+                controls,
+                feedback,
+                screen,
+                hinter=_hint,
+                calibrator=calibrate,
+            )
             while not session.stopped and not referee.saved:
                 session.step(timeout=0.05)
                 watchdog.kick()

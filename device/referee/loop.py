@@ -31,7 +31,7 @@ from zefiria.engine.actions import (
     Spend,
 )
 from zefiria.engine.deck import default_deck, load_deck
-from zefiria.engine.differences import check_storm, describe_differences, table_differences
+from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
 from zefiria.engine.explain import explain
 from zefiria.engine.game import Game
@@ -57,6 +57,7 @@ from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 from .confirm import merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
+from .sentences import say_differences, say_refusal, say_storm, say_verdict
 from .words import word
 
 # Photos of a changed table with unread cards the referee asks for before it accepts the
@@ -65,6 +66,9 @@ BLIND_LOOKS = 3
 # Photos of the still table that must all find a move illegal before it is refused: a pawn
 # misread in one photo (noise, glare) must not buzz at a player who moved legally.
 CONFIRM_LOOKS = 2
+# Photos in a row without seeing a pawn before the players are asked about it on the screen
+# (a pawn hidden by a hand or glare for a photo or two comes back by itself).
+UNSEEN_LOOKS = 3
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -92,6 +96,10 @@ class Outcome:
     round_started: bool = False  # a new round began (a storm may have struck)
     score: int | None = None  # "over": the final score, and ``message`` its rating
     ap_left: int | None = None  # "accepted" in a turn: the mover's AP after the move
+    # "unreadable" because these pawns cannot be seen; ``ask`` once it has lasted
+    # UNSEEN_LOOKS photos: the screen asks the players, and OK answers "it is on its card".
+    unseen: tuple[Spirit, ...] = ()
+    ask: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,6 +159,8 @@ class Referee:
         self._seen: Observation | None = None  # this still table, merged over its photos
         self._blind_looks = 0  # photos asked for because cards were not read for sure
         self._confirm_looks = 0  # photos asked for before refusing a move
+        self._unseen_looks = 0  # photos in a row missing a pawn of the game
+        self._vouched: frozenset[Spirit] = frozenset()  # unseen pawns the players vouched for
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -202,6 +212,9 @@ class Referee:
     def _w(self, key: str, **values: object) -> str:
         return word(self.setup.lang, key, **values)
 
+    def _refusal(self, exc: IllegalActionError) -> str:
+        return say_refusal(exc.wording, exc.message, self.setup.lang)
+
     def _game(self) -> Game:
         if self.game is None:
             raise RuntimeError("the game has not started: the layout was not read yet")
@@ -229,11 +242,11 @@ class Referee:
             return self._read_layout(reading)
         state = self.state
         if state.phase is Phase.OVER:
-            return Outcome("over", "the game is over")
+            return Outcome("over", self._w("game_over"))
         if state.phase is Phase.SETUP:
             return self._judge_setup(reading)
         try:
-            playing = {**reading, "pawns": _playing_pawns(reading, state)}
+            playing = {**reading, "pawns": self._with_vouched(_playing_pawns(reading, state))}
             if state.config.mode is Mode.STANDARD:
                 playing["gems"] = []  # no red gem is in play: whatever looks like one is not
             observation = merge(self._seen, observation_from_reading(playing))
@@ -251,12 +264,11 @@ class Referee:
             self._blind_looks += 1
             where = ", ".join(format_cell(c) for c in blind)
             return Outcome("unreadable", self._w("unsure", where=where))
-        unseen = [s for s in state.spirits if s not in observation.pawns]
+        unseen = tuple(s for s in state.spirits if s not in observation.pawns)
         if unseen and verdict.kind != "illegal":
             # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
             # no change at all: never judge a turn without seeing every pawn in the game.
-            names = ", ".join(s.title for s in unseen)
-            return Outcome("unreadable", self._w("pawn_unseen", names=names))
+            return self._pawns_unseen(unseen)
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -265,27 +277,75 @@ class Referee:
             outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
             if blind:
                 where = ", ".join(format_cell(c) for c in blind)
-                outcome = replace(outcome, message=f"{outcome.message} (unseen: {where})")
+                unseen_cells = self._w("unseen_cells", where=where)
+                outcome = replace(outcome, message=f"{outcome.message} ({unseen_cells})")
             return outcome
         if self._confirm_looks < CONFIRM_LOOKS:
             self._confirm_looks += 1
             self._seen = None  # judge the next photo on its own
             return Outcome("unreadable", self._w("checking"))
-        self._seen = None  # the players will put things back: a new table to look at
-        self._blind_looks = 0
-        self._confirm_looks = 0
+        self._forget_looks()  # the players will put things back: a new table to look at
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
             self.out_of_sync = True
-            return Outcome("waiting", storm.message, put_back=(storm.message,))
+            todo = say_storm(storm, state, self.setup.lang)
+            return Outcome("waiting", todo, put_back=(todo,))
         self.out_of_sync = True
-        todo = describe_differences(verdict.differences, state)
-        return Outcome("refused", verdict.message or todo, put_back=(todo,) if todo else ())
+        todo = say_differences(verdict.differences, state, self.setup.lang)
+        message = say_verdict(verdict, state, self.setup.lang)
+        return Outcome("refused", message or todo, put_back=(todo,) if todo else ())
 
-    def _in_sync(self) -> Outcome:
+    def _pawns_unseen(self, unseen: tuple[Spirit, ...]) -> Outcome:
+        self._unseen_looks += 1
+        names = ", ".join(s.title for s in unseen)
+        if self._unseen_looks < UNSEEN_LOOKS:
+            return Outcome("unreadable", self._w("pawn_unseen", names=names), unseen=unseen)
+        if len(unseen) == 1:
+            spirit = unseen[0]
+            pos = self.state.position_of(spirit)
+            assert pos is not None  # in a turn every pawn of the game stands somewhere
+            key = "pawn_ask_beside" if pos.outside else "pawn_ask"
+            island = self.state.island_at(pos.cell)
+            ask = self._w(key, name=spirit.title, island=island)
+        else:
+            ask = self._w("pawns_ask", names=names)
+        return Outcome("unreadable", ask, unseen=unseen, ask=True)
+
+    def vouch_unseen(self, spirits: tuple[Spirit, ...]) -> None:
+        """The players say these unseen pawns stand where the game has them.
+
+        Until the next verdict the referee reads them there: the camera's silence on them is
+        filled with the game's own places (never guessed: the screen named the card).
+        Lasts one verdict, so a pawn lost again later is asked about again.
+        """
+        self._vouched = self._vouched | frozenset(spirits)
+
+    def _with_vouched(self, pawns: dict[str, Any]) -> dict[str, Any]:
+        if not self._vouched or not isinstance(pawns, dict):
+            return pawns
+        state = self.state
+        filled = dict(pawns)
+        for spirit in self._vouched:
+            pos = state.position_of(spirit)
+            if spirit.value not in filled and pos is not None:
+                filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
+        return filled
+
+    def table_disturbed(self) -> None:
+        """The table was used for something else (a calibration): check it before judging."""
+        self._forget_looks()
+        self.out_of_sync = True
+
+    def _forget_looks(self) -> None:
+        """A verdict was given: the next change starts with fresh doubts."""
         self._seen = None
         self._blind_looks = 0
         self._confirm_looks = 0
+        self._unseen_looks = 0
+        self._vouched = frozenset()
+
+    def _in_sync(self) -> Outcome:
+        self._forget_looks()
         if self.out_of_sync:
             self.out_of_sync = False
             return Outcome("restored", self._w("right_again"))
@@ -296,7 +356,7 @@ class Referee:
         if not diffs:
             return self._in_sync()
         self.out_of_sync = True
-        todo = describe_differences(diffs, state)
+        todo = say_differences(diffs, state, self.setup.lang)
         return Outcome("waiting", f"{note}: {todo}", put_back=(todo,))
 
     def _read_layout(self, reading: dict[str, Any]) -> Outcome:
@@ -310,7 +370,7 @@ class Referee:
         try:
             record = self.setup.record(grid)
         except ZefiriaError as exc:
-            return Outcome("refused", f"this layout cannot start a game: {exc}")
+            return Outcome("refused", self._w("bad_layout", why=exc))
         start = {"kind": "start", "id": self.game_id, "lang": self.setup.lang}
         self.journal.append({**start, "game": record_to_json(record)})
         self.record = record
@@ -357,11 +417,11 @@ class Referee:
             if "cell" in where:
                 seen[spirit] = (int(where["cell"][0]), int(where["cell"][1]))
             else:
-                return Outcome("refused", f"{spirit.title} must stand on a corner card")
+                return Outcome("refused", self._w("on_a_corner", who=spirit.title))
         for spirit, cell in seen.items():
             if cell not in CORNERS:
                 where = format_cell(cell)
-                return Outcome("refused", f"{spirit.title} stands on {where}, not on a corner")
+                return Outcome("refused", self._w("not_a_corner", who=spirit.title, where=where))
         placed: list[Action] = []
         while game.state.phase is Phase.SETUP:
             corner = seen.get(game.state.active_spirit)
@@ -372,12 +432,12 @@ class Referee:
                 self._push(action)
             except IllegalActionError as exc:
                 self.out_of_sync = True
-                todo = f"{game.state.active_spirit.title} goes on another corner"
-                return Outcome("refused", exc.message, put_back=(todo,))
+                todo = self._w("another_corner", who=game.state.active_spirit.title)
+                return Outcome("refused", self._refusal(exc), put_back=(todo,))
             placed.append(action)
         if not placed:
-            return Outcome("unchanged", "waiting for the pawns on the corners")
-        return Outcome("accepted", "pawns placed", actions=tuple(placed))
+            return Outcome("unchanged", self._w("pawns_wanted"))
+        return Outcome("accepted", self._w("pawns_placed"), actions=tuple(placed))
 
     def _accept(self, actions: tuple[Action, ...], cost: int, observation: Observation) -> Outcome:
         before = self.state
@@ -388,9 +448,7 @@ class Referee:
         after = self.state
         round_started = after.round != before.round
         todo = self._instructions(before, observation)
-        self._seen = None
-        self._blind_looks = 0
-        self._confirm_looks = 0
+        self._forget_looks()
         same_turn = (after.round, after.active, after.turns_done) == (
             before.round,
             before.active,
@@ -416,9 +474,10 @@ class Referee:
         after = self.state
         if after.round != before.round and after.last_storm is not None:
             storm = check_storm(after, observation)
-            todo = "" if storm.kind == "done" else storm.message
+            todo = "" if storm.kind == "done" else say_storm(storm, after, self.setup.lang)
         else:
-            todo = describe_differences(table_differences(after, observation), after)
+            diffs = table_differences(after, observation)
+            todo = say_differences(diffs, after, self.setup.lang)
         self.out_of_sync = bool(todo)
         return todo
 
@@ -441,10 +500,14 @@ class Referee:
         before = game.state
         last = game.undo()
         self.journal.append({"kind": "undo"})
+        self._forget_looks()
         text = describe_action(last, game.state, lang=self.setup.lang)
         todo = self._instructions(before, observation_of(before))
         return Outcome(
-            "undone", f"undone: {text}", actions=(last,), put_back=(todo,) if todo else ()
+            "undone",
+            self._w("undone", what=text),
+            actions=(last,),
+            put_back=(todo,) if todo else (),
         )
 
     def undo_turn(self) -> Outcome:
@@ -453,10 +516,12 @@ class Referee:
         before = game.state
         undone = game.undo_turn()
         if not undone:
-            return Outcome("refused", "nothing to undo in this turn")
+            return Outcome("refused", self._w("nothing_to_undo"))
         self.journal.append({"kind": "undo_turn"})
+        self._forget_looks()
         todo = self._instructions(before, observation_of(before))
-        text = f"undone: {len(undone)} actions of {game.state.active_spirit.title}'s turn"
+        who = game.state.active_spirit.title
+        text = self._w("undone_turn", n=len(undone), who=who)
         return Outcome("undone", text, actions=tuple(undone), put_back=(todo,) if todo else ())
 
     def end_turn(self) -> Outcome:
@@ -505,7 +570,7 @@ class Referee:
         try:
             self._push(action)
         except IllegalActionError as exc:
-            return Outcome("refused", exc.message)
+            return Outcome("refused", self._refusal(exc))
         text = describe_action(action, before, lang=self.setup.lang)
         todo = self._instructions(before, observation_of(before))
         return Outcome(

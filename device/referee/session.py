@@ -31,6 +31,7 @@ from zefiria.device.display.screens import (
 )
 from zefiria.engine.actions import Action, Place
 from zefiria.engine.notation import describe_action, format_cell
+from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase, StormEffect
 
 from .loop import Outcome, Referee
@@ -77,6 +78,7 @@ class Session:
         log: Log = print,
         watcher: StillnessWatcher | None = None,
         hinter: Hinter | None = None,
+        calibrator: Callable[[], object] | None = None,
     ) -> None:
         self.referee = referee
         self.camera = camera
@@ -87,6 +89,10 @@ class Session:
         self.log = log
         self.watcher = watcher or StillnessWatcher()
         self.hinter = hinter
+        # The menu's "calibrate the camera": runs the guided calibration (it raises
+        # CalibrationCancelled when the players give up); None where there is no camera to
+        # calibrate (the simulated table has its own profile).
+        self.calibrator = calibrator
         self.timing = Timing()
         self.selected = 0  # highlighted item of a button menu
         self.stopped = False
@@ -94,6 +100,12 @@ class Session:
         self.shutdown = False  # stopped by the long press on Undo: power the Pi off
         self._asked = ""  # the question on screen, so it is drawn once
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
+        self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
+
+    @property
+    def asking_unseen(self) -> tuple[Spirit, ...]:
+        """The pawns the screen asks about ("is it on its card?"); OK answers yes."""
+        return self._asked_unseen
 
     def _w(self, key: str, **values: object) -> str:
         return word(self.referee.setup.lang, key, **values)
@@ -159,6 +171,10 @@ class Session:
         if options:
             return self._menu_press(event, question, options)
         if event is Event.OK:
+            if self._asked_unseen:
+                # The answer to "is it on its card?": yes, read it on the card the screen named.
+                referee.vouch_unseen(self._asked_unseen)
+                self._asked_unseen = ()
             self.watcher.forget()
             return self.read_now()
         if event in (Event.QUIT, Event.SHUTDOWN):
@@ -212,10 +228,27 @@ class Session:
             items.append((text, lambda spend=spend: referee.choose(spend)))  # type: ignore[misc]
         if referee.state.phase is Phase.TURN:
             items.append((self._w("undo_turn"), referee.undo_turn))
+        if self.calibrator is not None:
+            items.append((self._w("cal_menu"), self._calibrate))
         items.append((self._w("back"), lambda: Outcome("unchanged", self._w("menu_closed"))))
         self._menu = items
         self.selected = 0
         self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), 0))
+
+    def _calibrate(self) -> Outcome:
+        from .calibration import CalibrationCancelled
+
+        assert self.calibrator is not None
+        try:
+            self.calibrator()
+        except CalibrationCancelled as cancelled:
+            self.shutdown = self.stopped = cancelled.shutdown
+            return Outcome("unchanged", self._w("cal_cancelled"))
+        # The cards now lie in the calibration layout: the game's table must come back
+        # before anything is judged, which the referee checks like any put-back.
+        self.referee.table_disturbed()
+        todo = self._w("cal_put_back")
+        return Outcome("waiting", todo, put_back=(todo,))
 
     def _game_menu_press(self, event: Event) -> Outcome | None:
         items = self._menu
@@ -233,7 +266,7 @@ class Session:
         elif event in (Event.MENU, Event.QUIT, Event.SHUTDOWN):
             self._menu = None
             self.stopped = event is not Event.MENU
-            self.show(spirit_view(self.referee.state))
+            self.show(spirit_view(self.referee.state, self.referee.setup.lang))
             return None
         self.show(MenuView(self._w("menu"), tuple(label for label, _ in items), self.selected))
         return None
@@ -264,7 +297,16 @@ class Session:
         kind = outcome.kind
         score = f"{outcome.score} VP: " if outcome.score is not None else ""
         self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
+        already_asked = self._asked_unseen
+        self._asked_unseen = outcome.unseen if outcome.ask else ()
         if kind == "unreadable":
+            if outcome.ask:
+                # Looking again has not found the pawn: the players must know which one and
+                # what to do, and the watcher keeps looking meanwhile (one buzz, not one a
+                # photo).
+                if not already_asked:
+                    self.feedback.mismatch()
+                self.show(MessageView(self._w("camera"), outcome.message))
             return
         if kind == "refused":
             self.feedback.refused()
@@ -305,7 +347,7 @@ class Session:
                     gems_label=self._w("gems_left"),
                 )
             )
-            storm = storm_view(state)
+            storm = storm_view(state, referee.setup.lang)
             if storm is not None:
                 self.show(storm)
         if outcome.put_back:
@@ -313,20 +355,21 @@ class Session:
             self.show(MessageView(self._w("on_table"), "; ".join(outcome.put_back)))
         elif kind in ("restored", "accepted", "turn_ended", "undone"):
             self.feedback.ready()
-            self.show(spirit_view(state))
+            self.show(spirit_view(state, referee.setup.lang))
 
 
-def storm_view(state: GameState) -> StormView | None:
+def storm_view(state: GameState, lang: str = "en") -> StormView | None:
     event = state.last_storm
     if event is None:
         return None
     if event.effect is StormEffect.ANCHORED:
-        effect = f"anchor {state.island_at(event.target1)}"
+        effect = word(lang, "storm_anchor", island=state.island_at(event.target1))
     elif event.effect is StormEffect.SWAPPED and event.target2 is not None:
         # After the swap, the card now at target 1 came from target 2 and vice versa.
-        effect = f"swap {state.island_at(event.target2)} and {state.island_at(event.target1)}"
+        a, b = state.island_at(event.target2), state.island_at(event.target1)
+        effect = word(lang, "storm_swap", a=a, b=b)
     else:
-        effect = "no effect"
+        effect = word(lang, "storm_none")
     return StormView(
         storm=event.storm.describe(),
         target1=event.target1,
@@ -336,15 +379,16 @@ def storm_view(state: GameState) -> StormView | None:
     )
 
 
-def spirit_view(state: GameState) -> Screen:
+def spirit_view(state: GameState, lang: str = "en") -> Screen:
     if state.phase is Phase.OVER:
-        return MessageView("Game over", "scoring...")
+        return MessageView(word(lang, "game_over_title"), word(lang, "scoring"))
     if state.phase is not Phase.TURN:
-        return MessageView("Setup" if state.phase is Phase.SETUP else "Choose", state.phase.value)
+        title = word(lang, "setup" if state.phase is Phase.SETUP else "choose")
+        return MessageView(title, state.phase.value)
     pos = state.pawns[state.active]
-    note = "must fly away first" if state.must_leave else ""
+    note = word(lang, "fly_away") if state.must_leave else ""
     if pos is not None and pos.outside:
-        note = note or f"outside by {format_cell(pos.cell)}"
+        note = note or word(lang, "outside_by", cell=format_cell(pos.cell))
     return SpiritView(
         spirit=state.active_spirit.title,
         ap=state.ap,

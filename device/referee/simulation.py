@@ -19,6 +19,7 @@ from zefiria.device.controls.events import Event, EventQueue
 from zefiria.engine.actions import Action, EndTurn, Spend
 from zefiria.engine.grid import ISLANDS
 from zefiria.engine.rules import apply_action, legal_actions
+from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase
 
 from .loop import Outcome
@@ -30,6 +31,9 @@ Planner = Callable[[GameState], list[Action]]
 # A move is a handful of photos (hand in, hand over, hand out, then still frames); far more
 # than this without a verdict means the referee is stuck, which the simulation reports.
 MAX_FRAMES_PER_MOVE = 80
+# Times the players straighten a pawn the screen says it cannot see before they take their
+# move back (the pawn returns to the card the screen names).
+WITHDRAW_AFTER = 2
 
 
 class SimulationError(RuntimeError):
@@ -47,6 +51,8 @@ class Tally:
     wrong: list[str] = field(default_factory=list)  # verdicts that were not what the rules say
     instructions: int = 0  # storms, Austro's steps, put-backs carried out by the players
     rereads: int = 0  # unreadable still tables that needed OK pressed
+    vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
+    withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
 
     @property
     def correct(self) -> bool:
@@ -65,6 +71,7 @@ class Simulation:
         planner: Planner | None = None,
         cheat_rate: float = 0.12,
         log: Callable[[str], None] = lambda _: None,
+        max_photos: int | None = None,
     ) -> None:
         self.session = session
         self.referee = session.referee
@@ -74,9 +81,13 @@ class Simulation:
         self.planner = planner
         self.cheat_rate = cheat_rate
         self.log = log
+        # A bound on the whole game, whatever the vision does: each move is bounded already,
+        # but 2,000 moves of up to 80 photos each is hours at a real table's pace.
+        self.max_photos = max_photos
         self.tally = Tally()
         self._tries: dict[int, int] = {}
         self.last_outcome: Outcome | None = None
+        self.withdrawn = False  # the players took the move being judged back (see answer)
         self._plan: tuple[tuple[int, int, int], list[Action]] | None = None
 
     def rng(self) -> random.Random:
@@ -92,6 +103,8 @@ class Simulation:
         for _ in range(max_moves):
             if self.session.stopped:
                 raise SimulationError("the referee stopped")
+            if self.max_photos is not None and self.table.photos > self.max_photos:
+                raise SimulationError(f"no end after {self.table.photos} photos")
             played = len(self.referee.game.actions) if self.referee.game is not None else -1
             stuck = stuck + 1 if played == progress else 0
             progress = played
@@ -139,6 +152,7 @@ class Simulation:
             self._press(Event.OK)
             self._until_verdict()
             return
+        self.withdrawn = False
         self.table.perform(state, move.action, move.who)
         outcome = self._until_verdict()
         self._check(state, move, outcome)
@@ -195,9 +209,34 @@ class Simulation:
     # -- waiting for the referee ---------------------------------------------------------------
     def _until_verdict(self) -> Outcome:
         """Step the session until it answers something other than "unreadable"."""
-        rereads = 0
+        rereads = [0]
         waited = 0  # photos of a still table without an answer
         patience = self.session.watcher.settings.still_frames + 2
+        last = "nothing read"
+
+        def straighten() -> None:
+            # A still table the camera could not read: a player straightens the cards and
+            # pawns (they land a little differently) and the watcher sees the table anew.
+            rereads[0] += 1
+            self.tally.rereads += 1
+            if rereads[0] > 8:
+                raise SimulationError(f"the table cannot be read: {last}")
+            self.table.act((2, 2), lambda: None)
+
+        def answer(unseen: tuple[Spirit, ...]) -> None:
+            # "Can't see Borea's pawn: is it on its card (12)?" If it is: OK, as a player
+            # would. If it is not (she just flew), they straighten her; if the camera still
+            # cannot see her, they give up that move: she goes back to card 12, then OK.
+            if self._pawns_where_the_game_has_them(unseen):
+                self.tally.vouched += 1
+                self._press(Event.OK)
+            elif rereads[0] < WITHDRAW_AFTER:
+                straighten()
+            else:
+                self.withdrawn = True
+                self.table.match(self.referee.state)
+                self.log("  the camera cannot see the pawn there: the move is taken back")
+
         for _ in range(MAX_FRAMES_PER_MOVE):
             outcome = self.session.step()
             if self.session.stopped:
@@ -206,25 +245,40 @@ class Simulation:
                 waited = 0 if self.table.busy else waited + 1
                 if waited > patience:
                     # Still and no answer (the change was too small for the watcher, or the
-                    # straightened cards look the same): press OK, as a player would.
-                    self._press(Event.OK)
+                    # straightened cards look the same): press OK, as a player would, unless
+                    # OK would say yes to a pawn the screen asks about and that is elsewhere.
+                    asked = self.session.asking_unseen
+                    if asked and not self._pawns_where_the_game_has_them(asked):
+                        answer(asked)
+                    else:
+                        self._press(Event.OK)
                     waited = 0
                 continue
             if outcome.kind != "unreadable":
                 self.last_outcome = outcome
                 return outcome
-            if not self.table.busy:
-                # A still table the camera could not read: a player straightens the cards
-                # (they land a little differently) and the watcher sees the table anew.
-                rereads += 1
-                self.tally.rereads += 1
-                if rereads > 8:
-                    raise SimulationError(f"the table cannot be read: {outcome.message}")
-                self.table.act((2, 2), lambda: None)
+            last = outcome.message
+            if outcome.ask:
+                answer(outcome.unseen)
+            elif not self.table.busy:
+                straighten()
         raise SimulationError("the referee gave no verdict")
+
+    def _pawns_where_the_game_has_them(self, spirits: tuple[Spirit, ...]) -> bool:
+        scene = self.table.scene()
+        state = self.referee.state
+        return all(scene.pawns.get(s) == state.position_of(s) for s in spirits)
 
     def _check(self, before: GameState, move: Move, outcome: Outcome) -> None:
         tally = self.tally
+        if self.withdrawn:
+            # Not a verdict on the move: the players took it back before the referee could
+            # see it (it must then have charged nothing, which the next check would catch).
+            self.withdrawn = False
+            tally.withdrawn += 1
+            if self.referee.state != before:
+                tally.wrong.append(f"withdrawn {move.action} still changed the game")
+            return
         text = f"{move.action} ({move.note or 'legal'})"
         if not move.legal:
             tally.illegal += 1

@@ -33,6 +33,50 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "cards not read for sure at {where}: straighten them",
         "checking": "looking again before refusing that move",
         "pawn_unseen": "cannot see the pawn of {names}: set it upright in the middle of its card",
+        "pawn_ask": "Can't see {name}'s pawn: is it on its card ({island})? OK: yes. Undo: undo",
+        "pawn_ask_beside": (
+            "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo"
+        ),
+        "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
+        "game_over": "the game is over",
+        "bad_layout": "this layout cannot start a game: {why}",
+        "on_a_corner": "{who} must stand on a corner card",
+        "not_a_corner": "{who} stands on {where}, not on a corner",
+        "another_corner": "{who} goes on another corner",
+        "pawns_wanted": "waiting for the pawns on the corners",
+        "pawns_placed": "pawns placed",
+        "undone": "undone: {what}",
+        "undone_turn": "undone: {n} actions of {who}'s turn",
+        "unseen_cells": "unseen: {where}",
+        "storm_anchor": "anchor {island}",
+        "storm_swap": "swap {a} and {b}",
+        "storm_none": "no effect",
+        "game_over_title": "Game over",
+        "scoring": "scoring...",
+        "choose": "Choose",
+        "fly_away": "must fly away first",
+        "outside_by": "outside by {cell}",
+        "cal_title": "Calibrate {n}/2",
+        "cal_solved": "Cards 1-25 in order, 1 top left as the camera sees it, no pawns. Then OK",
+        "cal_solved_long": (
+            "lay the 25 cards out in order 1..25 in rows of five, island 1 at the top left "
+            "of the camera's image, no pawns and no gems on them, then press OK"
+        ),
+        "cal_pawns": "Borea on card 1, Jugo 2, Etesia 3, Skyron 4, Austro 5. Then OK (Undo: back)",
+        "cal_pawns_long": (
+            "leave the cards as they are and put each pawn on its card: Borea on 1, Jugo on 2, "
+            "Etesia on 3, Skyron on 4, Austro on 5, then press OK (Undo: retake the first photo)"
+        ),
+        "cal_working_title": "Calibrating",
+        "cal_working": "learning the cards and the pawns: do not touch the table",
+        "cal_refused_title": "Not calibrated",
+        "cal_retry": "OK: take the photos again",
+        "cal_done_title": "Calibrated",
+        "cal_done": "the camera knows your cards and pawns",
+        "cal_menu": "Calibrate the camera",
+        "cal_needed": "no usable camera profile",
+        "cal_put_back": "calibrated: put the game's cards and pawns back as they were",
+        "cal_cancelled": "calibration cancelled: the old profile stays",
     },
     "it": {
         "on_table": "Sul tavolo",
@@ -60,6 +104,53 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "carte non lette con certezza in {where}: raddrizzatele",
         "checking": "guardo di nuovo prima di rifiutare la mossa",
         "pawn_unseen": "non vedo la pedina di {names}: mettetela dritta al centro della carta",
+        "pawn_ask": (
+            "Non vedo la pedina di {name}: è sulla sua carta ({island})? OK: sì. Annulla: annulla"
+        ),
+        "pawn_ask_beside": (
+            "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. Annulla: annulla"
+        ),
+        "pawns_ask": "Non vedo le pedine di {names}: sono sulle carte? OK: sì. Annulla: annulla",
+        "game_over": "la partita è finita",
+        "bad_layout": "questa griglia non può iniziare una partita: {why}",
+        "on_a_corner": "{who} deve stare su una carta d'angolo",
+        "not_a_corner": "{who} è in {where}, non su un angolo",
+        "another_corner": "{who} va su un altro angolo",
+        "pawns_wanted": "aspetto le pedine sugli angoli",
+        "pawns_placed": "pedine piazzate",
+        "undone": "annullato: {what}",
+        "undone_turn": "annullate {n} azioni del turno di {who}",
+        "unseen_cells": "non viste: {where}",
+        "storm_anchor": "ancora {island}",
+        "storm_swap": "scambia {a} e {b}",
+        "storm_none": "nessun effetto",
+        "game_over_title": "Partita finita",
+        "scoring": "calcolo il punteggio...",
+        "choose": "Scegliete",
+        "fly_away": "prima deve volare via",
+        "outside_by": "fuori accanto a {cell}",
+        "cal_title": "Calibra {n}/2",
+        "cal_solved": "Carte 1-25 in ordine, la 1 in alto a sinistra, senza pedine. Poi OK",
+        "cal_solved_long": (
+            "disponete le 25 carte in ordine 1..25 a righe di cinque, l'isola 1 in alto a "
+            "sinistra nell'immagine della fotocamera, senza pedine né gemme, poi premete OK"
+        ),
+        "cal_pawns": "Borea sulla carta 1, Jugo 2, Etesia 3, Skyron 4, Austro 5. Poi OK",
+        "cal_pawns_long": (
+            "lasciate le carte come sono e mettete ogni pedina sulla sua carta: Borea sulla 1, "
+            "Jugo sulla 2, Etesia sulla 3, Skyron sulla 4, Austro sulla 5, poi premete OK "
+            "(Annulla: rifate la prima foto)"
+        ),
+        "cal_working_title": "Calibrazione",
+        "cal_working": "imparo le carte e le pedine: non toccate il tavolo",
+        "cal_refused_title": "Non calibrato",
+        "cal_retry": "OK: rifate le foto",
+        "cal_done_title": "Calibrato",
+        "cal_done": "la fotocamera conosce le vostre carte e pedine",
+        "cal_menu": "Calibra la fotocamera",
+        "cal_needed": "nessun profilo della fotocamera utilizzabile",
+        "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
+        "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
     },
 }
 

@@ -150,3 +150,49 @@ def test_a_long_unchanged_screen_still_writes_a_gif(tmp_path: Path) -> None:
     kept = limit_repeats(frames)
     assert len(kept) == MAX_REPEATS + 1
     assert kept[-1].getpixel((0, 0)) == (255, 255, 255)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_terminal_preview_redraws_in_place_at_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+    import shutil
+
+    monkeypatch.setattr(
+        shutil, "get_terminal_size", lambda fallback=(0, 0): os.terminal_size((140, 50))
+    )
+    out = _Terminal()
+    device = TerminalDevice(stream=out)
+    show(device, MessageView("Hi", "there"))
+    first = out.getvalue()
+    # Cleared once, the frame's 34 rows kept, the log scrolling in rows 35..50.
+    assert first.startswith("\x1b[2J\x1b[35;50r\x1b[35;1H\x1b7")
+    show(device, MessageView("Hi", "again"))
+    second = out.getvalue()[len(first) :]
+    # The second frame is drawn over the first: the same 34 rows, no new line, no clearing.
+    assert second.startswith("\x1b7\x1b[1;1H") and second.endswith("\x1b8")
+    assert "\n" not in second and "\x1b[2J" not in second and "\x1b[34;1H" in second
+    close_display(device)
+    assert out.getvalue().endswith("\x1b[r\x1b[50;1H\n")  # the whole terminal given back
+
+
+def test_terminal_preview_scrolls_into_a_pipe_or_a_small_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+    import shutil
+
+    monkeypatch.setattr(
+        shutil, "get_terminal_size", lambda fallback=(0, 0): os.terminal_size((140, 30))
+    )
+    for out in (io.StringIO(), _Terminal()):  # a pipe; a terminal 30 rows high
+        device = TerminalDevice(stream=out)
+        show(device, MessageView("Hi", "there"))
+        show(device, MessageView("Hi", "again"))
+        close_display(device)
+        assert "\x1b" not in out.getvalue() and len(out.getvalue().splitlines()) == 2 * 34

@@ -1,0 +1,110 @@
+"""A pawn the camera cannot see: the screen says which and what to do; OK or Undo resolve it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from zefiria.device.controls.events import Event
+from zefiria.device.display.screens import MessageView
+from zefiria.device.referee.demo import DemoOptions, run_demo
+from zefiria.device.referee.history import History
+from zefiria.device.referee.journal import Journal
+from zefiria.device.referee.loop import UNSEEN_LOOKS, Setup
+from zefiria.device.referee.virtual_players import VirtualTable
+from zefiria.engine.actions import Fly
+from zefiria.engine.rules import is_legal
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Mode, Phase
+
+from .referee_doubles import TruthReader, simulated
+
+SETUP = Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11)
+
+
+class HidingReader(TruthReader):
+    """The truth, but ``spirit``'s pawn is never seen once ``hidden`` is set."""
+
+    def __init__(self, table: VirtualTable, spirit: Spirit) -> None:
+        super().__init__(table)
+        self.spirit = spirit
+        self.hidden = False
+
+    def __call__(self, image: Any) -> dict[str, Any]:
+        reading = super().__call__(image)
+        if self.hidden and reading["status"] == "ok":
+            reading["pawns"].pop(self.spirit.value, None)
+        return reading
+
+
+def _in_turn(tmp_path: Path) -> Any:
+    sim, screens, _ = simulated(tmp_path, SETUP, seed=4, cheat_rate=0.0)
+    reader = HidingReader(sim.table, Spirit.BOREA)
+    sim.session.reader = reader
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    return sim, screens, reader
+
+
+def test_the_screen_names_the_unseen_pawn_after_a_few_looks_and_ok_vouches(
+    tmp_path: Path,
+) -> None:
+    sim, screens, reader = _in_turn(tmp_path)
+    reader.hidden = True
+    outcomes = [sim.session.read_now() for _ in range(UNSEEN_LOOKS)]
+    assert [o.kind for o in outcomes] == ["unreadable"] * UNSEEN_LOOKS
+    assert [o.ask for o in outcomes] == [False] * (UNSEEN_LOOKS - 1) + [True]
+    shown = screens[-1]
+    assert isinstance(shown, MessageView)
+    assert shown.text.startswith("Can't see Borea's pawn: is it on its card (")
+    # OK answers "it is": the still table is judged without her, and it has not changed.
+    sim.controls.put(Event.OK)
+    outcome = sim.session.step()
+    assert outcome is not None and outcome.kind in ("unchanged", "restored")
+    # The answer lasts one verdict: still hidden, the next change asks again.
+    again = [sim.session.read_now() for _ in range(UNSEEN_LOOKS)]
+    assert again[-1].ask
+
+
+def test_undo_resolves_a_pawn_lost_after_a_move(tmp_path: Path) -> None:
+    sim, _, reader = _in_turn(tmp_path)
+    referee = sim.referee
+    state = referee.state
+    fly = next(f for f in (Fly((r, c)) for r in range(5) for c in range(5)) if is_legal(state, f))
+    sim.table.perform(state, fly)
+    accepted = sim._until_verdict()
+    assert accepted.kind == "accepted"
+    reader.hidden = True
+    for _ in range(UNSEEN_LOOKS):
+        sim.session.read_now()
+    sim.controls.put(Event.UNDO)
+    undone = sim.session.step()
+    assert undone is not None and undone.kind == "undone" and referee.state == state
+    assert sim.session._asked_unseen == ()
+
+
+def test_a_pawn_never_seen_again_ends_the_game_without_a_wrong_verdict(tmp_path: Path) -> None:
+    """Whatever the vision does the simulated game ends, and nothing unseen is charged.
+
+    Borea flies and the camera never sees her again: "is she on her card?" is not true, so
+    the virtual players straighten her, then take the Fly back and play on.
+    """
+    sim, _, reader = _in_turn(tmp_path)
+    reader.hidden = True
+    tally = sim.play()
+    assert sim.referee.saved and tally.wrong == []
+    assert tally.withdrawn > 0 and tally.vouched > 0
+
+
+def test_the_demo_ends_with_its_tally_and_the_reason_when_the_game_stops(
+    tmp_path: Path,
+) -> None:
+    def blind(table: VirtualTable) -> Any:
+        return lambda image: {"status": "unreadable", "reason": "glare", "ms": 0.0}
+
+    options = DemoOptions(seed=2, fast=True, out=tmp_path / "out", photo_size=(410, 308))
+    report = run_demo(options, log=lambda line: None, reader_for=blind)
+    assert report.stopped.startswith("at setup: the table cannot be read: glare")
+    assert (tmp_path / "out" / "summary.json").exists()
+    assert History(tmp_path / "out" / "history.sqlite").games() == []
+    assert Journal.open(tmp_path / "out" / "journal.jsonl").events == []
