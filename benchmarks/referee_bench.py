@@ -185,7 +185,7 @@ def write(
             f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
             f"{_times(r['times'])} | {r['photos']} | {r['seconds']:.0f} s | "
-            f"{r['score']} VP |"
+            + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )
     lines += [
         "",
