@@ -72,11 +72,10 @@ def cut_prints(photo_bgr: U8, maps: list[F64], size: tuple[int, int]) -> U8:
     w, h = size
     dsize = (w + 2 * PAD, h + 2 * PAD)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    # One grey conversion of the photo costs less than converting 25 colour crops.
+    grey = cv2.cvtColor(photo_bgr, cv2.COLOR_BGR2GRAY)
     out = [
-        cv2.cvtColor(
-            cv2.warpPerspective(photo_bgr, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE),
-            cv2.COLOR_BGR2GRAY,
-        )
+        cv2.warpPerspective(grey, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
         for m in maps
     ]
     return np.stack(out)

@@ -96,13 +96,17 @@ class PrintDeck:
         x0, y0 = self.origin
         n = len(prints)
         s = 2 * REACH + 1
+        # Each cell normalised once, on its aligned window (its shifted windows overlap
+        # it almost wholly), then the windows cut out at every shift.
         wins = np.empty((n, s * s, h, w), np.float32)
         for i, (sx, sy) in enumerate(shift):
             top, left = y0 + sy - REACH, x0 + sx - REACH
+            centre = soft[i, top + REACH : top + REACH + h, left + REACH : left + REACH + w]
+            norm = (soft[i] - float(centre.mean())) / (float(centre.std()) + 1e-3)
             for k in range(s * s):
                 dy, dx = divmod(k, s)
-                wins[i, k] = soft[i, top + dy : top + dy + h, left + dx : left + dx + w]
-        blocks = normalised_blocks(wins.reshape(n * s * s, h, w), self.block)  # (B, nS, p)
+                wins[i, k] = norm[top + dy : top + dy + h, left + dx : left + dx + w]
+        blocks = cut_blocks(wins.reshape(n * s * s, h, w), self.block)  # (B, nS, p)
         nb, p = blocks.shape[0], blocks.shape[2]
         # Squared misfit per block |c|^2 + |t|^2 - 2 c.t; the products one 2-D matrix
         # product per block (numpy's stacked matmul does not reach BLAS).
@@ -194,7 +198,13 @@ def normalised_blocks(crops: F32, block: tuple[int, int]) -> F32:
     n, h, w = crops.shape
     flat = crops.reshape(n, -1)
     flat = (flat - flat.mean(axis=1, keepdims=True)) / (flat.std(axis=1, keepdims=True) + 1e-3)
+    return cut_blocks(flat.reshape(n, h, w), block)
+
+
+def cut_blocks(crops: F32, block: tuple[int, int]) -> F32:
+    """(blocks, n, pixels) of (n, h, w) crops, contiguous for the matrix products."""
+    n, h, w = crops.shape
     bw, bh = block
-    b = flat.reshape(n, h // bh, bh, w // bw, bw).transpose(1, 3, 0, 2, 4)
+    b = crops.reshape(n, h // bh, bh, w // bw, bw).transpose(1, 3, 0, 2, 4)
     out: F32 = np.ascontiguousarray(b).reshape((h // bh) * (w // bw), n, bh * bw)
     return out
