@@ -29,6 +29,8 @@ from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Status
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
+BAD_CORNER = 6.0  # photo px: sessions with a corner further off than this are listed
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -46,6 +48,7 @@ def main() -> int:
     false_where: Counter[str] = Counter()
     missed_hands: list[str] = []
     corner_err: dict[int, list[float]] = defaultdict(list)
+    bad_sessions: list[str] = []
     for seed in args.seeds:
         setup = None
         profile = None
@@ -69,6 +72,8 @@ def main() -> int:
                     truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
                     err = np.linalg.norm(found - truth, axis=1)
                     corner_err[setup.design].extend(err.tolist())
+                    if err.max() > BAD_CORNER:
+                        bad_sessions.append(f"{tag}: median {np.median(err):.2f}, max {err.max():.2f}")
             if profile is None or args.no_read:
                 continue
             photo = sample.render()
@@ -114,6 +119,8 @@ def main() -> int:
     if allerr:
         a = np.array(allerr)
         print(f"  all: median {np.median(a):.2f}, p95 {np.percentile(a, 95):.2f}, max {a.max():.2f}")
+    for line in bad_sessions:
+        print(f"  corner off by more than {BAD_CORNER} px: {line}")
     return 0
 
 
