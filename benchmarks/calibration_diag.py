@@ -73,7 +73,9 @@ def main() -> int:
                     err = np.linalg.norm(found - truth, axis=1)
                     corner_err[setup.design].extend(err.tolist())
                     if err.max() > BAD_CORNER:
-                        bad_sessions.append(f"{tag}: median {np.median(err):.2f}, max {err.max():.2f}")
+                        bad_sessions.append(
+                            f"{tag}: median {np.median(err):.2f}, max {err.max():.2f}"
+                        )
             if profile is None or args.no_read:
                 continue
             photo = sample.render()
@@ -115,10 +117,12 @@ def main() -> int:
     for design in sorted(corner_err):
         e = np.array(corner_err[design])
         allerr.extend(e.tolist())
-        print(f"  design {design:2d}: {np.median(e):.2f} / {e.max():.2f}  ({len(e) // 100} sessions)")
+        n = len(e) // 100
+        print(f"  design {design:2d}: {np.median(e):.2f} / {e.max():.2f}  ({n} sessions)")
     if allerr:
         a = np.array(allerr)
-        print(f"  all: median {np.median(a):.2f}, p95 {np.percentile(a, 95):.2f}, max {a.max():.2f}")
+        p95 = np.percentile(a, 95)
+        print(f"  all: median {np.median(a):.2f}, p95 {p95:.2f}, max {a.max():.2f}")
     for line in bad_sessions:
         print(f"  corner off by more than {BAD_CORNER} px: {line}")
     return 0

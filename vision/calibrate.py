@@ -74,9 +74,7 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         lab = to_lab(board)
         grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
         like = table_likeness(hi, geometry)
-        centres, (cw, ch), table_px = _measure_cards(
-            grey_hi, lab, geometry, fit.card_rects, like
-        )
+        centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects, like)
         quads = find_quads(grey_hi, centres, (cw, ch), polarity=polarity, table=like)
         # The side of the edge the cards are on, if the whole deck agrees (shadows do not).
         polarity = edge_polarity(grey_hi, quads)
@@ -189,7 +187,7 @@ def table_likeness(hi: U8, geometry: BoardGeometry) -> F32:
     of the edge cards); lightness counts for little, so the cards' shadows on the table and
     the light falling off across it still read as table.
     """
-    lab = to_lab(hi) * np.float32([SHADE_SHARE, 1.0, 1.0])
+    lab = to_lab(hi) * np.array([SHADE_SHARE, 1.0, 1.0], np.float32)
     h, w = lab.shape[:2]
     p = 2.0 * geometry.pitch
     o = geometry.margin * p

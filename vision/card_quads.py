@@ -60,8 +60,8 @@ def edge_images(
         t[0:h, k : k + w],  # top side: above
         t[2 * k : 2 * k + h, k : k + w],  # bottom side: below
     )
-    gated = tuple(e * (GATE_FLOOR + (1.0 - GATE_FLOOR) * o) for e, o in zip(out, outside, strict=True))
-    return gated[0], gated[1], gated[2], gated[3]
+    keep = [GATE_FLOOR + (1.0 - GATE_FLOOR) * o for o in outside]
+    return out[0] * keep[0], out[1] * keep[1], out[2] * keep[2], out[3] * keep[3]
 
 
 GATE_PX = 3  # fine px beyond a side where the table must show

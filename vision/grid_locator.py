@@ -236,7 +236,8 @@ def _lattice_from_neighbours(fg: NDArray[np.float32]) -> F64 | None:
     idx = np.array(list(where))
     cells = np.array([where[i] for i in idx], np.float64)
     cells -= cells.min(axis=0)
-    if np.any(cells.max(axis=0) != SIZE - 1) or len({tuple(c) for c in cells.tolist()}) != len(cells):
+    unique = len({tuple(c) for c in cells.tolist()}) == len(cells)
+    if np.any(cells.max(axis=0) != SIZE - 1) or not unique:
         return None
     # (a card the table model sees only in part has its centre off by a few px: the later
     # fits to blobs and gaps refine what this starts)
