@@ -27,7 +27,7 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
 
     ``lab`` is the photo's board (Lab, lighting matched to the calibration's), ``ref`` the
     calibration board. Pawns standing beside the grid (Austro) are small and away from the
-    border.
+    border; glare or a shadow that moved since calibration lets the table's texture show.
     """
     g = profile.geometry
     lab, ref = lab[::2, ::2], ref[::2, ::2]
@@ -46,4 +46,30 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
         return False
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     cell_area = (g.pitch / 2) ** 2
-    return any(k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area for k in edge)
+    big = [k for k in edge if k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area]
+    if not big:
+        return False
+    detail, ref_detail = _detail(lab), _detail(ref)
+    return any(not _see_through(detail, ref_detail, labels == k) for k in big)
+
+
+SEE_THROUGH = 0.6  # correlation of the table's fine detail with the calibration's...
+MIN_TEXTURE = 1.0  # ...where the table has at least this much of it (L, standard deviation)
+
+
+def _detail(lab: F32) -> F32:
+    """The fine detail of the lightness (grain, weave, print), the light's slopes removed."""
+    light = np.ascontiguousarray(lab[..., 0])
+    out: F32 = light - cv2.GaussianBlur(light, (0, 0), 2.0)
+    return out
+
+
+def _see_through(detail: F32, ref_detail: F32, region: NDArray[np.bool_]) -> bool:
+    """Whether the table's own texture still shows in ``region``: glare or a shadow that
+    moved between photos changes the light there but hides nothing, while a hand or an arm
+    hides the table. A plain table cannot tell them apart: then it is not see-through."""
+    a, b = detail[region], ref_detail[region]
+    if float(b.std()) < MIN_TEXTURE:
+        return False
+    corr = float(((a - a.mean()) * (b - b.mean())).mean()) / (float(a.std() * b.std()) + 1e-6)
+    return corr > SEE_THROUGH
