@@ -156,3 +156,25 @@ def test_an_arm_from_outside_is_a_hand_a_pawn_beside_the_grid_is_not() -> None:
     pawn[y0 - 6 : y0 + 6, x - 6 : x + 6] = np.array([20.0, 0.0, 0.0], np.float32)
     assert not hand_from_outside(pawn, ref, profile)
     del h
+
+
+@pytest.mark.slow
+def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> None:
+    profile = _profile(*FRAMED)
+    g = profile.geometry
+    rng = np.random.default_rng(3)
+    ref = calibration_lab(profile).copy()
+    h, w = ref.shape[:2]
+    # a wood-like table: fine lightness texture everywhere
+    ref[..., 0] += cv2.GaussianBlur(rng.normal(0, 6, (h, w)).astype(np.float32), (0, 0), 1.0)
+    y = round(g.cell_centre((2, 0))[1])
+    band = (slice(y - round(0.3 * g.pitch), y + round(0.3 * g.pitch)), slice(0, 45))
+    # a lamp's reflection: light added smoothly over the table, its texture still there
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = 30.0 * np.exp(-(xx**2 / (2 * 18.0**2) + (yy - y) ** 2 / (2 * 14.0**2)))
+    glare = ref.copy()
+    glare[..., 0] += spot
+    assert not hand_from_outside(glare, ref, profile)
+    arm = ref.copy()
+    arm[band] = np.array([75.0, 15.0, 20.0], np.float32)  # the same place hidden
+    assert hand_from_outside(arm, ref, profile)
