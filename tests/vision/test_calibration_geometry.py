@@ -171,7 +171,7 @@ def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> 
     band = (slice(y - round(0.3 * g.pitch), y + round(0.3 * g.pitch)), slice(0, 45))
     # a lamp's reflection: light added smoothly over the table, its texture still there
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = 30.0 * np.exp(-(xx**2 / (2 * 18.0**2) + (yy - y) ** 2 / (2 * 14.0**2)))
+    spot = 40.0 * np.exp(-(xx**2 / (2 * 26.0**2) + (yy - y) ** 2 / (2 * 20.0**2)))
     glare = ref.copy()
     glare[..., 0] += spot
     assert not hand_from_outside(glare, ref, profile)
