@@ -18,7 +18,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .card_print import cut_prints, print_maps, print_size
-from .card_quads import edge_polarity, find_quads, refit_lattice
+from .card_quads import edge_images, edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawns import learn_pawns, residual
 from .photo_io import PhotoError, check_image
@@ -75,8 +75,9 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         hi, board = geometry.warp_pair(solved)
         lab = to_lab(board)
         grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
-        centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects)
-        quads = find_quads(grey_hi, centres, (cw, ch), polarity=polarity)
+        like = table_likeness(hi, geometry)
+        centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects, like)
+        quads = find_quads(grey_hi, centres, (cw, ch), polarity=polarity, table=like)
         # The side of the edge the cards are on, if the whole deck agrees (shadows do not).
         polarity = edge_polarity(grey_hi, quads)
         if attempt == REFITS:
@@ -98,7 +99,9 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     cells = np.array([geometry.cell_centre(c) for c in ALL_CELLS])
     near = np.linalg.norm(found - cells, axis=1) < 0.12 * PITCH
     start = np.where(near[:, None], found, cells)
-    quads = find_quads(grey_hi, start, size, grow=np.array([-1.0, 0.0, 1.0]), polarity=polarity)
+    quads = find_quads(
+        grey_hi, start, size, grow=np.array([-1.0, 0.0, 1.0]), polarity=polarity, table=like
+    )
     centres = quads.mean(axis=1)
     cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
     ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
@@ -181,8 +184,33 @@ def soften_all(fine: U8) -> F32:
     return np.stack([soften(t) for t in fine.astype(np.float32)])
 
 
+def table_likeness(hi: U8, geometry: BoardGeometry) -> F32:
+    """How much each pixel of the fine board looks like the table around the grid (0..1).
+
+    The table's colours are learned beyond the grid's outline (a tenth of a cell out, clear
+    of the edge cards); lightness counts for little, so the cards' shadows on the table and
+    the light falling off across it still read as table.
+    """
+    lab = to_lab(hi) * np.array([SHADE_SHARE, 1.0, 1.0], np.float32)
+    h, w = lab.shape[:2]
+    p = 2.0 * geometry.pitch
+    o = geometry.margin * p
+    u = (np.arange(w) - o) / p
+    v = (np.arange(h) - o) / p
+    out_u = (u < -0.1) | (u > SIZE + 0.1)
+    out_v = (v < -0.1) | (v > SIZE + 0.1)
+    outside = out_u[None, :] | out_v[:, None]
+    table = TableModel(lab[outside][::5])
+    d = table.distance(lab) / max(table.threshold, 1e-6)
+    like: F32 = np.clip(1.5 - d, 0.0, 1.0)
+    return like
+
+
+SHADE_SHARE = 0.35  # weight of lightness against colour when telling table from card
+
+
 def _measure_cards(
-    grey_hi: U8, lab: F32, geometry: BoardGeometry, rects: F64
+    grey_hi: U8, lab: F32, geometry: BoardGeometry, rects: F64, like: F32 | None = None
 ) -> tuple[F64, tuple[int, int], NDArray[np.bool_]]:
     """Each card's own centre on the board, the cards' size, and the table's pixels.
 
@@ -193,22 +221,21 @@ def _measure_cards(
     """
     pitch = geometry.pitch
     off = geometry.margin * pitch
-    g = grey_hi.astype(np.float32)
-    ex = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-    ey = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    gl, gr, gt, gb = edge_images(grey_hi, 0, like)
+    ex, ey = gl + gr, gt + gb
     nominal = (rects[:, :2] + rects[:, 2:]) / 2 * pitch + off
     size = np.median(rects[:, 2:] - rects[:, :2], axis=0) * pitch
     centres = nominal.copy()
     widths: list[float] = []
     heights: list[float] = []
     for i in range(SIZE * SIZE):
-        cx, cy = 2 * nominal[i] + 0.5
+        cx, cy = 2 * nominal[i]  # fine px (the board's pixel j is the fine board's 2 j)
         w, h = 2 * size
         band_y = slice(round(cy - 0.3 * h), round(cy + 0.3 * h))
         band_x = slice(round(cx - 0.3 * w), round(cx + 0.3 * w))
         x, wx = _edge_pair(ex[band_y].sum(axis=0), cx, w)
         y, hy = _edge_pair(ey[:, band_x].sum(axis=1), cy, h)
-        centres[i] = ((x - 0.5) / 2, (y - 0.5) / 2)
+        centres[i] = (x / 2, y / 2)
         widths.append(wx / 2)
         heights.append(hy / 2)
     cw, ch = round(float(np.median(widths))), round(float(np.median(heights)))

@@ -27,21 +27,45 @@ REACH = 0.07  # how far (share of the card's side) a side may lie from its first
 MAX_TURN = 10.0  # degrees: a side fitted steeper than this is not trusted
 
 
-def edge_images(grey_hi: F32, polarity: int = 0) -> tuple[F32, F32, F32, F32]:
+def edge_images(
+    grey_hi: F32, polarity: int = 0, table: F32 | None = None
+) -> tuple[F32, F32, F32, F32]:
     """Gradient across the left, right, top and bottom sides of a card, on the fine board.
 
     With ``polarity`` +1 (cards brighter than the table at their edge) or -1 (darker), only
     edges of that sign count: a card's shadow on the table has the opposite sign at its
     outer edge and cannot pass for the card's edge. With 0, both signs count.
+
+    ``table`` (the fine board's likeness to the table, 0..1) keeps, for each side, only the
+    edges with table just outside them: the frame printed inside a card and the near side
+    of a neighbour have card, not table, beyond them, however strong they are.
     """
     g = cv2.GaussianBlur(grey_hi.astype(np.float32), (0, 0), 1.0)
     sx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     sy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     if polarity == 0:
         ax, ay = np.abs(sx), np.abs(sy)
-        return ax, ax, ay, ay
-    sx, sy = sx * polarity, sy * polarity
-    return np.maximum(sx, 0), np.maximum(-sx, 0), np.maximum(sy, 0), np.maximum(-sy, 0)
+        out = (ax, ax, ay, ay)
+    else:
+        sx, sy = sx * polarity, sy * polarity
+        out = (np.maximum(sx, 0), np.maximum(-sx, 0), np.maximum(sy, 0), np.maximum(-sy, 0))
+    if table is None:
+        return out
+    k = GATE_PX
+    t = cv2.copyMakeBorder(table.astype(np.float32), k, k, k, k, cv2.BORDER_REPLICATE)
+    h, w = table.shape
+    outside = (
+        t[k : k + h, 0:w],  # left side: the table lies k px to the left
+        t[k : k + h, 2 * k : 2 * k + w],  # right side: to the right
+        t[0:h, k : k + w],  # top side: above
+        t[2 * k : 2 * k + h, k : k + w],  # bottom side: below
+    )
+    keep = [GATE_FLOOR + (1.0 - GATE_FLOOR) * o for o in outside]
+    return out[0] * keep[0], out[1] * keep[1], out[2] * keep[2], out[3] * keep[3]
+
+
+GATE_PX = 3  # fine px beyond a side where the table must show
+GATE_FLOOR = 0.1  # an edge without table beyond it keeps this share (a table-coloured card)
 
 
 def edge_polarity(grey_hi: F32, quads: F64) -> int:
@@ -51,7 +75,7 @@ def edge_polarity(grey_hi: F32, quads: F64) -> int:
     H, W = g.shape
     votes = []
     for q in quads:
-        f = q * 2.0 + 0.5
+        f = q * 2.0
         c = f.mean(axis=0)
         for a, b in ((0, 1), (1, 2), (2, 3), (3, 0)):
             for u in np.linspace(0.2, 0.8, 7):
@@ -76,14 +100,16 @@ def find_quads(
     size: tuple[float, float],
     grow: F64 | None = None,
     polarity: int = 0,
+    table: F32 | None = None,
 ) -> F64:
     """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
 
     ``grey_hi`` is the fine board (twice the board's resolution), ``centres`` and ``size``
-    (full card width and height) are in board px. A card whose sides cannot be fitted keeps
-    the axis-aligned box of its first guess.
+    (full card width and height) are in board px. Board pixel ``j`` is the pyramid step's
+    average centred on fine pixel ``2 j`` (not ``2 j + 0.5``): board px are fine px / 2. A
+    card whose sides cannot be fitted keeps the axis-aligned box of its first guess.
     """
-    grads = edge_images(grey_hi, polarity)
+    grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
     w, h = 2.0 * size[0], 2.0 * size[1]
     out = np.zeros((len(centres), 4, 2))
@@ -91,7 +117,7 @@ def find_quads(
         # The whole outline first (a rigid card: every side on an edge at once, which the
         # table's own pattern rarely manages), then each side to its own strongest edge.
         cx, cy, turn, cw, ch = _fit_rect(
-            grads, (2.0 * bx + 0.5, 2.0 * by + 0.5), w, h, GROW if grow is None else grow
+            grads, (2.0 * bx, 2.0 * by), w, h, GROW if grow is None else grow
         )
         quad = _rect(cx, cy, turn, cw, ch)
         left = _side(gl, quad[[0, 3]].mean(axis=0), cy, ch, FINAL_REACH)
@@ -103,7 +129,7 @@ def find_quads(
             lines = _corners(left, right, top, bottom)
             if np.abs(lines - quad).max() < 1.5:
                 quad = lines
-        out[i] = (quad - 0.5) / 2.0
+        out[i] = quad / 2.0
     return out
 
 

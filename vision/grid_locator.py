@@ -9,6 +9,7 @@ brightness levels, so a dark table, a light table or wood grain all work the sam
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,28 +99,153 @@ def locate_grid(image: U8) -> GridFit:
     if len(big) == 0:
         raise GridNotFoundError("no cards found: the photo looks like bare table")
     cards = np.isin(labels, big).astype(np.uint8) * 255
-    quad = _outline_quad(cards)
-    if quad is None:
-        raise GridNotFoundError("the cards do not form a four-sided grid")
-    # The outline's corners are the outer corners of the four corner cards: lattice 0 and 5.
-    dst = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
-    guess = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     # Gaps between cards are a few pixels wide: look for them on the unblurred photo.
     sharp = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
     raw = (table.distance(to_lab(sharp)) > table.threshold).astype(np.float32)
-    hom = np.linalg.inv(guess)
+    # Where the cards stand apart, walking from card to neighbouring card numbers them
+    # without any guess of the grid's outline, which a dim corner card or a turned grid can
+    # bend into a wrong quadrilateral (accepted later as a sheared, shifted lattice).
+    hom = _lattice_from_neighbours(raw)
+    if hom is None:
+        quad = _outline_quad(cards)
+        if quad is None:
+            raise GridNotFoundError("the cards do not form a four-sided grid")
+        # The outline's corners are the outer corners of the four corner cards: lattice 0, 5.
+        dst = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
+        hom = np.linalg.inv(cv2.getPerspectiveTransform(quad.astype(np.float32), dst))
+    scale_back = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    # Card art much like the table leaves cards in pieces, too little of a card for the
+    # gaps to show: its holes filled (then small breaks of its paper border closed first),
+    # the cards are whole again. Each is tried only if the plainer mask fails.
+    problem = GridNotFoundError("the cards do not divide into a 5x5 grid")
+    for mask in _masks(raw):
+        try:
+            fit = _fit_lattice(mask, hom)
+        except GridNotFoundError as exc:
+            problem = exc
+            continue
+        return GridFit(scale_back @ fit.lattice_to_image, fit.card_rects, fit.residual)
+    raise problem
+
+
+def _masks(raw: NDArray[np.float32]) -> Iterator[NDArray[np.float32]]:
+    yield raw
+    m = (raw > 0.5).astype(np.uint8) * 255
+    yield (_fill_holes(m) > 0).astype(np.float32)
+    closed = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    yield (_fill_holes(closed) > 0).astype(np.float32)
+
+
+def _fit_lattice(fg: NDArray[np.float32], hom: F64) -> GridFit:
     # Where the cards stand apart, their own blobs are the best evidence: the outline's
     # corners can be off (rounded, turned corner cards) by enough to shear the lattice.
     for _ in range(2):
-        hom, _ = _fit_blobs(raw, hom)
+        hom, _ = _fit_blobs(fg, hom)
     for _ in range(3):  # each pass straightens the lattice the next one measures in
-        fit = _fit_gaps(raw, hom)
+        fit = _fit_gaps(fg, hom)
         hom = fit.lattice_to_image
-    scale_back = np.diag([1.0 / scale, 1.0 / scale, 1.0])
-    return GridFit(scale_back @ fit.lattice_to_image, fit.card_rects, fit.residual)
+    return fit
 
 
 PROBE = 60  # px per cell of the rectified mask the gaps are measured on
+ERODE = (3, 5, 7, 9)  # px at WORK_SIDE: erosions tried to split cards a thin bridge joins
+MIN_WALKED = 15  # cards that must be numbered by the walk for its lattice to be used
+STEP_ANGLE = 35.0  # degrees: a neighbour is "to the right" within this of the row direction
+STEP_REACH = 1.45  # a step longer than this x the typical one skips a card
+
+
+def _card_blobs(fg: NDArray[np.float32]) -> F64:
+    """Centres of the blobs of card size in a card mask (cards that stand apart).
+
+    A gap a pixel wide, a card's shadow in it or table grain unlike the frame's border can
+    join neighbours; eroding more splits them again (the centres stay put), so the erosion
+    that separates the most cards is kept.
+    """
+    raw = (fg > 0.5).astype(np.uint8) * 255
+    best: F64 = np.zeros((0, 2))
+    # Art the colour of the table leaves holes in a card, inside its paper border; filled
+    # before eroding, it cannot break the border open (but table grain enclosed by cards
+    # then joins them: both are tried).
+    for mask, k in [(m, k) for m in (raw, _fill_holes(raw)) for k in ERODE]:
+        m = _fill_holes(cv2.erode(mask, np.ones((k, k), np.uint8)))
+        n, _, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
+        if n <= 1:
+            continue
+        areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+        ref = float(np.median(np.sort(areas)[-SIZE * SIZE :]))
+        keep = [i + 1 for i in range(n - 1) if 0.5 * ref <= areas[i] <= 1.6 * ref]
+        if len(keep) > len(best):
+            best = cents[keep].astype(np.float64)
+    return best
+
+
+def _lattice_from_neighbours(fg: NDArray[np.float32]) -> F64 | None:
+    """Lattice-to-small-photo homography from card blobs numbered by walking neighbours.
+
+    From the middle card, each step to the nearest card roughly along the rows (or columns)
+    adds one to the column (or row). The grid is turned at most ~15 degrees and perspective
+    changes the spacing smoothly, so a step is recognised by its direction and by a length
+    close to the typical one; a step that skips a missing card is too long and not taken.
+    None unless the walk numbers enough cards consistently on exactly a 5x5 span.
+    """
+    pts = _card_blobs(fg)
+    if len(pts) < MIN_WALKED:
+        return None
+    vec = pts[None, :, :] - pts[:, None, :]  # vec[i, j]: from card i to card j
+    dist = np.linalg.norm(vec, axis=2)
+    np.fill_diagonal(dist, np.inf)
+    ang = np.degrees(np.arctan2(vec[..., 1], vec[..., 0]))
+    steps = {(1, 0): 0.0, (-1, 0): 180.0, (0, 1): 90.0, (0, -1): -90.0}
+    nearest: dict[tuple[int, int], NDArray[np.intp]] = {}
+    length: dict[tuple[int, int], NDArray[np.float64]] = {}
+    for step, a in steps.items():
+        off = np.abs((ang - a + 180.0) % 360.0 - 180.0)
+        d = np.where(off < STEP_ANGLE, dist, np.inf)
+        nearest[step] = np.argmin(d, axis=1)
+        length[step] = d[np.arange(len(pts)), nearest[step]]
+    typical = {}
+    for axis in ((1, 0), (0, 1)):
+        both = np.concatenate([length[axis], length[(-axis[0], -axis[1])]])
+        both = both[np.isfinite(both)]
+        if len(both) < MIN_WALKED:
+            return None
+        typical[axis] = float(np.median(both))
+    start = int(np.argmin(np.linalg.norm(pts - pts.mean(axis=0), axis=1)))
+    where = {start: (0, 0)}
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        for step in steps:
+            j = int(nearest[step][i])
+            limit = STEP_REACH * typical[(abs(step[0]), abs(step[1]))]
+            if not length[step][i] < limit:
+                continue
+            # Two cards may only be neighbours both ways (a lone card does not bridge rows).
+            back = (-step[0], -step[1])
+            if int(nearest[back][j]) != i:
+                continue
+            at = (where[i][0] + step[0], where[i][1] + step[1])
+            if j in where:
+                if where[j] != at:
+                    return None
+                continue
+            where[j] = at
+            todo.append(j)
+    if len(where) < MIN_WALKED:
+        return None
+    idx = np.array(list(where))
+    cells = np.array([where[i] for i in idx], np.float64)
+    cells -= cells.min(axis=0)
+    unique = len({tuple(c) for c in cells.tolist()}) == len(cells)
+    if np.any(cells.max(axis=0) != SIZE - 1) or not unique:
+        return None
+    # (a card the table model sees only in part has its centre off by a few px: the later
+    # fits to blobs and gaps refine what this starts)
+    tol = 0.15 * min(typical.values())
+    hom, inliers = cv2.findHomography(cells + 0.5, pts[idx], cv2.RANSAC, tol)
+    if hom is None or inliers is None or int(inliers.sum()) < MIN_WALKED:
+        return None
+    return np.asarray(hom, np.float64)
 
 
 def _outline_quad(mask: U8) -> F64 | None:

@@ -30,6 +30,7 @@ from . import assignment
 from .card_identity import coarse_costs, crop_cards, match_lighting
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
+from .hand import hand_from_outside
 from .pawns import find_gems, find_pawns, objects_mask, residual
 from .photo_io import PhotoError, check_image
 from .print_identity import PrintDeck, certain
@@ -147,7 +148,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
     lab = match_lighting(lab, ref, nominal)
-    hand = _hand_from_outside(lab, ref, profile)
+    hand = hand_from_outside(lab, ref, profile)
     lap("check")
     if hand:
         return refuse("hand or object over the cards")
@@ -273,31 +274,3 @@ def _paste(dst: F32, patch: F32, x0: int, y0: int) -> None:
     dx1, dy1 = min(W, x0 + w), min(H, y0 + h)
     if dx1 > dx0 and dy1 > dy0:
         dst[dy0:dy1, dx0:dx1] = patch[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
-
-
-def _hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
-    """A big change of the table around the grid that reaches the board image's border.
-
-    Hands and arms come from outside the grid. The table itself never changes (fixed
-    camera), so it is compared with the calibration photo pixel by pixel, whatever its
-    pattern; pawns standing beside the grid (Austro) are small and away from the border.
-    """
-    g = profile.geometry
-    # Half resolution: an arm is big.
-    lab, ref = lab[::2, ::2], ref[::2, ::2]
-    h, w = lab.shape[:2]
-    inner = np.zeros((h, w), bool)
-    o = round(g.margin * g.pitch / 2)
-    inner[o : h - o, o : w - o] = True
-    res = residual(lab, ref)
-    ring = res[~inner]
-    med = float(np.median(ring[::3]))
-    mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
-    m: U8 = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
-    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
-    if n <= 1:
-        return False
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    cell_area = (g.pitch / 2) ** 2
-    return any(k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area for k in edge)
