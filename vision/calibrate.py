@@ -123,6 +123,11 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     # Two islands are "alike" only if both their colours and their prints (number, icon)
     # agree: same-coloured cards of one deck differ by their numbers alone.
     deck = PrintDeck(prints)
+    if not deck.outlined:
+        raise CalibrationError(
+            "solved photo: the cards' edges were not found precisely (cards touching, or "
+            "their edges lost in the table's pattern?); lay them a finger apart and retake"
+        )
     apart = deck.separation_matrix()
     np.fill_diagonal(apart, np.inf)
     alike = (cross < MIN_CARD_CONTRAST * cross_cost) & (apart < MIN_APART)

@@ -33,6 +33,10 @@ SCALE = 0.65  # print px per photo px along the card's height
 MIN_HEIGHT, MAX_HEIGHT = 72, 128  # print px: a card's height on its print
 SIGMA = 1.0  # print px: noise and moire blurred away, strokes of the digits kept
 LIGHT_BOX = 13  # print px: anything smoother is the light on the card, not its print
+# A deck's side edges must be this strong against the strongest edge near them, and against
+# the profile's typical value (DEV: well-framed decks 6-99x; a deck framed 10-100 px off, 2-3x)
+MIN_SIDE = 0.35
+SIDE_OVER_TYPICAL = 4.5
 MIN_OUTLINE = 0.4  # a card's sides must match the deck's this well (share of the deck's own)
 REACH = 9  # print px (~7 mm) a card may sit off its calibrated place and still be aligned
 
@@ -161,6 +165,24 @@ def align(
     )
     out: NDArray[np.intp] = np.stack([dx - reach, dy - reach], axis=1).astype(np.intp)
     return out, found
+
+
+def outline_at_sides(ref: F32, tolerance: int = 2) -> bool:
+    """Whether a deck's mean edge profile has the card's sides where its corners put them.
+
+    Registration is relative (every card against the deck's mean): corners wrong by the
+    same amount on every card (a card size measured wrong) would frame every print alike
+    and pass it. The deck's own sides must stand out at ``PAD`` from each end.
+    """
+    n = len(ref)
+    mag = np.abs(ref)
+    typical = float(np.median(mag)) + 1e-6
+    for side in (PAD, n - 1 - PAD):
+        half = mag[: n // 2] if side < n // 2 else mag[n // 2 :]
+        near = float(mag[max(0, side - tolerance) : side + tolerance + 1].max())
+        if near < MIN_SIDE * float(half.max()) or near < SIDE_OVER_TYPICAL * typical:
+            return False
+    return True
 
 
 def _self_score(ref: F32, reach: int) -> float:

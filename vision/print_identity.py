@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .card_print import PAD, align, detail, edge_profiles, medoid
+from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -72,6 +72,7 @@ class PrintDeck:
             self.ref_cols = _registered_mean(c, shift[:, 0])
             self.ref_rows = _registered_mean(r, shift[:, 1])
         shift, self.framed = align(prints, self.ref_cols, self.ref_rows)
+        self.outlined = outline_at_sides(self.ref_cols) and outline_at_sides(self.ref_rows)
         self.shifts = shift
         soft = detail(prints)
         w, h = self.size
