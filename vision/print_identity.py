@@ -33,7 +33,8 @@ DROP = 2  # worst blocks left out of a pairing's cost
 # Certainty (tuned on the DEV decks only):
 COLOUR_APART = 0.5  # islands whose colours differ by this much are told apart by colour
 OCCLUDED = 1.5  # a block misfitting both islands by this much (per pixel) is hidden
-MIN_APART = 0.02  # the visible blocks must differ by this much per pixel between the two
+TELLING = 0.1  # a block whose two prints differ less than this (per pixel) says nothing
+MIN_APART = 0.1  # the visible telling blocks must differ by this much per pixel in all
 SIDE = 0.5  # the card must lie at least this far from the rival towards its island
 
 
@@ -42,7 +43,8 @@ class Evidence:
     """A reading's print comparisons."""
 
     cost: F32  # (cells, islands) mean squared misfit per pixel, worst blocks left out
-    block_err: F32  # (cells, islands, blocks) squared misfit of each block, pair's best shift
+    block_err: F32  # (cells, islands, shifts, blocks) squared misfit of each block
+    best: NDArray[np.intp]  # (cells, islands) the shift at which each pairing fits best
     block_px: int  # pixels per block
     framed: NDArray[np.bool_]  # (cells,) the card's outline was found (else: in doubt)
 
@@ -120,7 +122,8 @@ class PrintDeck:
         ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
         ev = Evidence(
             cost=(total[ii, kk, best] / float((nb - DROP) * p)).astype(np.float32),
-            block_err=err[ii, kk, best],
+            block_err=err,
+            best=best,
             block_px=p,
             framed=framed,
         )
@@ -183,9 +186,14 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
         return unframed
     p = float(ev.block_px)
     sep = deck.separation(k)[:, rivals]  # (B, R)
-    ek = ev.block_err[i, k][:, None]  # (B, 1)
-    ej = ev.block_err[i, rivals].T  # (B, R)
-    seen = np.minimum(ek, ej) / p <= OCCLUDED
+    # Both islands at the card's alignment for k: where their prints agree, their misfits
+    # then agree exactly, and only the pixels where they differ move the discriminant.
+    at = ev.best[i, k]
+    ek = ev.block_err[i, k, at][:, None]  # (B, 1)
+    ej = ev.block_err[i, rivals, at].T  # (B, R)
+    # Blocks that tell the two apart and fit one of them: elsewhere an object's edges
+    # (a pawn, glare) move the misfits by more than the islands' small difference there.
+    seen = (np.minimum(ek, ej) / p <= OCCLUDED) & (sep / p >= TELLING)
     den = (sep * seen).sum(axis=0)
     rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
     told = (den / p >= MIN_APART) & (rho >= SIDE)

@@ -1,0 +1,93 @@
+"""Card identity on prints: alignment on the outline, the discriminant, and certainty.
+
+Prints are drawn here directly (a card on a dark table, its number and a few shapes), so
+each rule is checked on inputs whose answer is known by construction.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from zefiria.vision.card_print import PAD, align, edge_profiles, outline_at_sides
+from zefiria.vision.print_identity import PrintDeck, certain
+
+W, H = 70, 96  # a card's print, px
+
+
+def _print(island: int, dx: int = 0, dy: int = 0, seed: int = 0) -> np.ndarray:
+    """Island ``island``'s card on the table, moved by (dx, dy) px."""
+    img = np.full((H + 2 * PAD, W + 2 * PAD), 50, np.uint8)
+    x0, y0 = PAD + dx, PAD + dy
+    cv2.rectangle(img, (x0, y0), (x0 + W - 1, y0 + H - 1), 215, -1)
+    cv2.rectangle(img, (x0 + 4, y0 + 4), (x0 + W - 5, y0 + H - 5), 150, 1)  # printed frame
+    rng = np.random.default_rng(island)
+    for _ in range(3):  # the island's art
+        cx, cy = int(rng.integers(15, W - 15)), int(rng.integers(35, H - 15))
+        cv2.circle(img, (x0 + cx, y0 + cy), int(rng.integers(4, 10)), int(rng.integers(60, 140)), -1)
+    cv2.putText(img, str(island), (x0 + 8, y0 + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
+    noise = np.random.default_rng(seed).normal(0, 3, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def deck() -> PrintDeck:
+    return PrintDeck(np.stack([_print(k + 1) for k in range(25)]))
+
+
+def test_align_finds_how_far_each_card_moved(deck: PrintDeck) -> None:
+    moves = [(0, 0), (3, -2), (-4, 5), (6, 1), (-1, -6)]
+    prints = np.stack([_print(1, dx, dy, seed=7) for dx, dy in moves])
+    shift, framed = align(prints, deck.ref_cols, deck.ref_rows)
+    assert shift.tolist() == [list(m) for m in moves]
+    assert framed.all()
+
+
+def test_a_card_beyond_reach_is_not_framed(deck: PrintDeck) -> None:
+    far = np.stack([_print(3, 13, 0, seed=1), _print(3, 0, 0, seed=1)])
+    _, framed = align(far, deck.ref_cols, deck.ref_rows)
+    assert framed.tolist() == [False, True]
+
+
+def test_outline_must_sit_at_the_prints_sides() -> None:
+    good_cols, good_rows = edge_profiles(np.stack([_print(k) for k in range(1, 6)]))
+    assert outline_at_sides(good_cols.mean(axis=0)) and outline_at_sides(good_rows.mean(axis=0))
+    # cards framed 10 px too low: their bottom edge is missing from the print
+    off_cols, off_rows = edge_profiles(np.stack([_print(k, 0, 10) for k in range(1, 6)]))
+    assert not outline_at_sides(off_rows.mean(axis=0))
+
+
+def test_shuffled_cards_are_identified_and_sure(deck: PrintDeck) -> None:
+    order = np.random.default_rng(5).permutation(25)
+    prints = np.stack([_print(int(k) + 1, seed=100 + i) for i, k in enumerate(order)])
+    ev, _ = deck.evidence(prints)
+    choice = np.argmin(ev.cost, axis=1)
+    assert choice.tolist() == order.tolist()
+    same_colour = np.zeros((25, 25), np.float32)  # colour tells nothing here
+    assert certain(ev, deck, same_colour, choice).all()
+
+
+def test_a_hidden_number_leaves_doubt_unless_its_rival_is_seen_elsewhere() -> None:
+    # Islands 1 and 2 differ only by their number.
+    base = [_print(k + 1) for k in range(25)]
+    twin = _print(1).copy()
+    cv2.rectangle(twin, (PAD + 6, PAD + 6), (PAD + 40, PAD + 28), 215, -1)
+    cv2.putText(twin, "2", (PAD + 8, PAD + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
+    base[1] = twin
+    deck = PrintDeck(np.stack(base))
+    hidden = base[0].copy()
+    cv2.rectangle(hidden, (PAD + 2, PAD + 2), (PAD + 45, PAD + 32), 90, -1)  # a pawn's shadow
+    prints = np.stack([hidden, *base[1:]])
+    ev, _ = deck.evidence(prints)
+    choice = np.arange(25)
+    same_colour = np.zeros((25, 25), np.float32)
+    sure = certain(ev, deck, same_colour, choice)
+    assert sure[0], "island 2 is surely in cell 2, so cell 1 can only be island 1"
+    # Without that: island 2's card hidden too, neither can be sure.
+    prints2 = prints.copy()
+    prints2[1] = twin.copy()
+    cv2.rectangle(prints2[1], (PAD + 2, PAD + 2), (PAD + 45, PAD + 32), 90, -1)
+    ev2, _ = deck.evidence(prints2)
+    sure2 = certain(ev2, deck, same_colour, choice)
+    assert not sure2[0] and not sure2[1]
+    assert sure2[2:].all()
