@@ -24,7 +24,9 @@ def _print(island: int, dx: int = 0, dy: int = 0, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(island)
     for _ in range(3):  # the island's art
         cx, cy = int(rng.integers(15, W - 15)), int(rng.integers(35, H - 15))
-        cv2.circle(img, (x0 + cx, y0 + cy), int(rng.integers(4, 10)), int(rng.integers(60, 140)), -1)
+        cv2.circle(
+            img, (x0 + cx, y0 + cy), int(rng.integers(4, 10)), int(rng.integers(60, 140)), -1
+        )
     cv2.putText(img, str(island), (x0 + 8, y0 + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
     noise = np.random.default_rng(seed).normal(0, 3, img.shape)
     return np.clip(img + noise, 0, 255).astype(np.uint8)
