@@ -55,7 +55,7 @@ def test_outline_must_sit_at_the_prints_sides() -> None:
     good_cols, good_rows = edge_profiles(np.stack([_print(k) for k in range(1, 6)]))
     assert outline_at_sides(good_cols.mean(axis=0)) and outline_at_sides(good_rows.mean(axis=0))
     # cards framed 10 px too low: their bottom edge is missing from the print
-    off_cols, off_rows = edge_profiles(np.stack([_print(k, 0, 10) for k in range(1, 6)]))
+    _, off_rows = edge_profiles(np.stack([_print(k, 0, 10) for k in range(1, 6)]))
     assert not outline_at_sides(off_rows.mean(axis=0))
 
 
