@@ -18,7 +18,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .card_print import cut_prints, print_maps, print_size
-from .card_quads import edge_images, edge_polarity, find_quads, refit_lattice
+from .card_quads import deck_size, edge_images, edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawns import learn_pawns, residual
 from .photo_io import PhotoError, check_image
@@ -226,10 +226,12 @@ def _measure_cards(
     """
     pitch = geometry.pitch
     off = geometry.margin * pitch
-    gl, gr, gt, gb = edge_images(grey_hi, 0, like)
-    ex, ey = gl + gr, gt + gb
     nominal = (rects[:, :2] + rects[:, 2:]) / 2 * pitch + off
-    size = np.median(rects[:, 2:] - rects[:, :2], axis=0) * pitch
+    # The outline fit's card extent is a rough guess (the gaps it sees widen where a card's
+    # border looks like the table): the cards' size is measured on the cards themselves.
+    grads = edge_images(grey_hi, 0, like)
+    size = np.array(deck_size(grads, 2.0 * nominal, 2.0 * pitch)) / 2.0
+    ex, ey = grads[0] + grads[1], grads[2] + grads[3]
     centres = nominal.copy()
     widths: list[float] = []
     heights: list[float] = []

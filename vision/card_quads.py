@@ -94,6 +94,48 @@ def edge_polarity(grey_hi: F32, quads: F64) -> int:
 POLARITY_SHARE = 0.85  # share of edge probes that must agree on the cards' side of the edge
 
 
+def deck_size(
+    grads: tuple[F32, F32, F32, F32], cells: F64, pitch: float
+) -> tuple[float, float]:
+    """The cards' (width, height) in fine px, measured on all the cards at once.
+
+    ``grads`` are :func:`edge_images` (left, right, top, bottom), ``cells`` the lattice's
+    cell centres and ``pitch`` its cell size, in fine px. Every card of a deck has one size
+    and the board has no perspective left: for each candidate width, each card's profile
+    across its middle gives its best pair of a left and a right edge that far apart, and
+    the width the deck agrees on most wins. The grid's outline fit gives a card's extent
+    badly when the cards' borders look like the table; one card's print cannot pull this.
+    """
+    sizes = np.arange(round(SIZE_RANGE[0] * pitch), round(SIZE_RANGE[1] * pitch) + 1)
+    reach = round(0.2 * pitch)
+    out = []
+    for axis, (lo_g, hi_g) in ((0, (grads[0], grads[1])), (1, (grads[2], grads[3]))):
+        total = np.zeros(len(sizes))
+        for x, y in cells:
+            centre, across = (x, y) if axis == 0 else (y, x)
+            band = slice(max(0, round(across - 0.25 * pitch)), round(across + 0.25 * pitch))
+            if axis == 0:
+                a_prof, b_prof = lo_g[band].sum(axis=0), hi_g[band].sum(axis=0)
+            else:
+                a_prof, b_prof = lo_g[:, band].sum(axis=1), hi_g[:, band].sum(axis=1)
+            n = len(a_prof)
+            first = round(centre - sizes[-1] / 2) - reach
+            last = round(centre + sizes[-1] / 2) + reach
+            if first < 0 or last >= n:
+                continue
+            norm = float(max(a_prof[first:last].max(), b_prof[first:last].max())) + 1e-6
+            for k, size in enumerate(sizes):
+                a0 = round(centre - size / 2) - reach
+                a1 = round(centre - size / 2) + reach + 1
+                pair = a_prof[a0:a1] + b_prof[a0 + size : a1 + size]
+                total[k] += float(pair.max()) / norm
+        out.append(float(sizes[int(np.argmax(total))]))
+    return out[0], out[1]
+
+
+SIZE_RANGE = (0.6, 0.99)  # share of the pitch a card's side may span (gaps are never 0)
+
+
 def find_quads(
     grey_hi: F32,
     centres: F64,
