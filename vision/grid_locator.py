@@ -107,6 +107,17 @@ def locate_grid(image: U8) -> GridFit:
     # bend into a wrong quadrilateral (accepted later as a sheared, shifted lattice).
     hom = _lattice_from_neighbours(raw)
     if hom is None:
+        # A lamp may light the table under the grid far more than at the photo's border,
+        # where its colours were learned: the walk is tried again trusting lightness less
+        # (cards differ from the table in colour too). Only a walk that numbers the cards
+        # consistently is taken from it; the outline guess stays on the plain model.
+        w3 = np.array([SHADE_SHARE, 1.0, 1.0], np.float32)
+        tolerant = TableModel(border * w3)
+        raw2 = (tolerant.distance(to_lab(sharp) * w3) > tolerant.threshold).astype(np.float32)
+        hom = _lattice_from_neighbours(raw2)
+        if hom is not None:
+            raw = raw2
+    if hom is None:
         quad = _outline_quad(cards)
         if quad is None:
             raise GridNotFoundError("the cards do not form a four-sided grid")
@@ -148,7 +159,9 @@ def _fit_lattice(fg: NDArray[np.float32], hom: F64) -> GridFit:
 
 
 PROBE = 60  # px per cell of the rectified mask the gaps are measured on
+SHADE_SHARE = 0.35  # weight of lightness in the second table model (a lamp's pool of light)
 ERODE = (3, 5, 7, 9)  # px at WORK_SIDE: erosions tried to split cards a thin bridge joins
+MIN_CARD_SHARE = 0.001  # of the photo's area: the least a card's blob covers
 MIN_WALKED = 15  # cards that must be numbered by the walk for its lattice to be used
 STEP_ANGLE = 35.0  # degrees: a neighbour is "to the right" within this of the row direction
 STEP_REACH = 1.45  # a step longer than this x the typical one skips a card
@@ -172,8 +185,13 @@ def _card_blobs(fg: NDArray[np.float32]) -> F64:
         if n <= 1:
             continue
         areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-        ref = float(np.median(np.sort(areas)[-SIZE * SIZE :]))
-        keep = [i + 1 for i in range(n - 1) if 0.5 * ref <= areas[i] <= 1.6 * ref]
+        # Crumbs of table grain are no cards, however many: a card's blob is a sizeable
+        # share of the photo (the grid fills a good part of it).
+        sizeable = areas >= MIN_CARD_SHARE * m.size
+        if not sizeable.any():
+            continue
+        ref = float(np.median(np.sort(areas[sizeable])[-SIZE * SIZE :]))
+        keep = [i + 1 for i in range(n - 1) if sizeable[i] and 0.5 * ref <= areas[i] <= 1.6 * ref]
         if len(keep) > len(best):
             best = cents[keep].astype(np.float64)
     return best
