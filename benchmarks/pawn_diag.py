@@ -29,8 +29,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-
-from zefiria.engine.grid import ALL_CELLS, Cell
+from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.state import Position
 from zefiria.vision import reader
 from zefiria.vision.calibrate import CalibrationError, calibrate
