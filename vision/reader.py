@@ -30,7 +30,7 @@ from . import assignment
 from .card_identity import coarse_costs, crop_cards, match_lighting
 from .grid_locator import to_lab
 from .identify import SHIFT, Deck, alternatives, band
-from .pawns import find_gems, find_pawns, objects_mask, residual
+from .pawns import find_gems, find_pawns, objects_mask, relight_cards, residual
 from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Reading, Status
@@ -189,10 +189,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for i, k in enumerate(choice):
         if not covered[i]:
             _paste_card(expected, ref, quads[k], quads[i] + (centres[i] - profile.card_centres[i]))
+    relight_cards(lab, expected, centres, profile.card_size)
     res = residual(lab, expected)
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
-    pawns, doubtful_pawns = find_pawns(
+    pawns, doubtful_pawns, unplaced = find_pawns(
         lab,
         expected,
         mask,
@@ -218,6 +219,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         p = pawns[spirit]
         if not p.outside and p.cell not in uncertain:
             uncertain.append(p.cell)
+    for cell in unplaced:
+        if cell not in uncertain:
+            uncertain.append(cell)
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
