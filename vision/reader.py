@@ -30,7 +30,14 @@ from . import assignment
 from .card_identity import coarse_costs, crop_cards, match_lighting
 from .grid_locator import to_lab
 from .identify import SHIFT, Deck, alternatives, band
-from .pawns import find_gems, find_pawns, objects_mask, relight_cards, residual
+from .pawns import (
+    find_gems,
+    find_pawns,
+    objects_mask,
+    paste_cards,
+    relight_cards,
+    residual,
+)
 from .photo_io import PhotoError, check_image
 from .profile import Profile
 from .reading import Reading, Status
@@ -186,9 +193,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     expected = ref.copy()
     quads = profile.quads()
     cw, ch = profile.card_size
-    for i, k in enumerate(choice):
-        if not covered[i]:
-            _paste_card(expected, ref, quads[k], quads[i] + (centres[i] - profile.card_centres[i]))
+    shown = ~np.asarray(covered, bool)
+    now = quads + (centres - profile.card_centres)[:, None, :]
+    paste_cards(expected, ref, quads[choice[shown]], now[shown])
     relight_cards(lab, expected, centres, profile.card_size)
     res = residual(lab, expected)
     floor = 0.5 * scale
