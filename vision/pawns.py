@@ -259,14 +259,10 @@ def pawn_candidates(
     colours: F32,
     icovs: F32,
     everything: list[list[tuple[float, float, float]]] | None = None,
-    compact: list[list[tuple[float, float, float]]] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
-    """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`).
-
-    If given, ``everything`` receives each colour's blobs whatever their shape, and
-    ``compact`` those shaped like a pawn whether or not they hide the card's detail.
-    """
-    return _blobs(lab, expected, mask, colours, icovs, True, everything, compact)
+    """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`);
+    ``everything``, if given, receives each colour's blobs whatever their shape."""
+    return _blobs(lab, expected, mask, colours, icovs, True, everything)
 
 
 def _blobs(
@@ -277,7 +273,6 @@ def _blobs(
     icovs: F32,
     strict: bool,
     everything: list[list[tuple[float, float, float]]] | None = None,
-    compact: list[list[tuple[float, float, float]]] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
     """For each pawn colour, its blobs: (area, x, y), board px; ``strict``: pawn-like only.
 
@@ -287,9 +282,8 @@ def _blobs(
     detail still shows through, so the photo's fine texture correlates with the card's).
     """
     out: list[list[tuple[float, float, float]]] = [[] for _ in range(len(colours))]
-    for extra in (everything, compact):
-        if extra is not None:
-            extra[:] = [[] for _ in range(len(colours))]
+    if everything is not None:
+        everything[:] = [[] for _ in range(len(colours))]
     # Pawns are big: half resolution finds them as well, four times faster.
     lab2, exp2, mask2 = lab[::2, ::2], expected[::2, ::2], mask[::2, ::2]
     ys, xs = np.nonzero(mask2)
@@ -324,8 +318,6 @@ def _blobs(
                 continue
             if area < MIN_FILL * w * h or area < MIN_BLOB:
                 continue
-            if compact is not None:
-                compact[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
             if _see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
                 continue
