@@ -180,3 +180,29 @@ def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     assert np.allclose(
         expected[y - 20 : y + 20, x - 16 : x + 16], lab[y - 20 : y + 20, x - 16 : x + 16]
     )
+
+
+def _beside_grid_scene(lit: bool) -> tuple[dict, set, set]:
+    """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
+    standing pawn (``lit``) or flat like a shadow or a change of exposure."""
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4] = (20.0, 0.0, 0.0)
+    expected = _board((45.0, 5.0, 10.0))
+    lab = expected.copy()
+    x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
+    # (a little lighter than the learned colour: no pixel passes as Austro's by colour)
+    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
+    if lit:
+        patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]  # dark body, lit top
+    lab[y - 7 : y + 7, x - 6 : x + 6] = patch
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    return find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+
+
+def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
+    found, _, _ = _beside_grid_scene(lit=True)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    found, _, _ = _beside_grid_scene(lit=False)
+    assert Spirit.AUSTRO not in found
