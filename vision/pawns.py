@@ -35,6 +35,82 @@ def residual(lab: F32, expected: F32) -> F32:
     return d
 
 
+def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
+    """The calibration's cards at corners ``srcs`` (n x 4 x 2) drawn into ``dst`` at
+    corners ``quads`` (turned, nudged: the cards as they lie now), in place.
+
+    One remap for all the cards: each target pixel inside a quad samples the calibration
+    board through its card's homography (a warp per card cost three times as much).
+    """
+    H, W = dst.shape[:2]
+    xs: list[NDArray[np.intp]] = []
+    ys: list[NDArray[np.intp]] = []
+    maps: list[F64] = []
+    for src, quad in zip(srcs, quads, strict=True):
+        x0, y0 = (int(v) for v in np.floor(quad.min(axis=0)) - 1)
+        x1, y1 = (int(v) for v in np.ceil(quad.max(axis=0)) + 2)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            continue
+        inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
+        py, px = np.nonzero(inside)
+        px, py = px + x0, py + y0
+        m = cv2.getPerspectiveTransform(quad.astype(np.float32), src.astype(np.float32))
+        p = m @ np.stack([px, py, np.ones(len(px))])
+        maps.append(p[:2] / p[2])
+        xs.append(px)
+        ys.append(py)
+    if not maps:
+        return
+    at = np.concatenate(maps, axis=1).astype(np.float32)
+    n = at.shape[1]
+    # remap wants its maps under 32k wide: fold the list of points into rows
+    rows = -(-n // REMAP_ROW)
+    grid = np.zeros((2, rows * REMAP_ROW), np.float32)
+    grid[:, :n] = at
+    got = cv2.remap(
+        ref, grid[0].reshape(rows, -1), grid[1].reshape(rows, -1), cv2.INTER_LINEAR
+    ).reshape(-1, 3)[:n]
+    dst[np.concatenate(ys), np.concatenate(xs)] = got
+
+
+REMAP_ROW = 1024
+
+
+def relight_cards(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) -> None:
+    """Shift each card of ``expected`` (in place) to the light on it now.
+
+    The room's light is matched over the whole board before, but a lamp's pool, the
+    vignette or a card tilted a little changes each card's light on its own; unmatched,
+    a whole card differs from its expectation and its art of a pawn's colour becomes a
+    phantom. A pawn, its shadow or a gem hide well under half a card, so the median
+    difference over the card is the light.
+    """
+    w, h = size
+    hh, ww = lab.shape[:2]
+    boxes = []
+    for cx, cy in centres:
+        x0, y0 = round(cx - w / 2), round(cy - h / 2)
+        # (a card always lies inside the board: the margin is most of a card)
+        if min(x0, y0) >= 0 and x0 + w <= ww and y0 + h <= hh:
+            boxes.append((x0, y0))
+    if not boxes:
+        return
+    # One median over all cards at once (a quarter of each card's pixels is plenty).
+    diff = np.stack(
+        [
+            lab[y : y + h : 2, x : x + w : 2] - expected[y : y + h : 2, x : x + w : 2]
+            for x, y in boxes
+        ]
+    )
+    flat = diff.reshape(len(boxes), -1, 3)
+    mid = flat.shape[1] // 2  # (the middle element: a partition is 4x faster than median)
+    shifts = np.partition(flat, mid, axis=1)[:, mid].astype(np.float32)
+    for (x, y), shift in zip(boxes, shifts, strict=True):
+        expected[y : y + h, x : x + w] += shift
+
+
 def objects_mask(res: F32, floor: float) -> U8:
     """Pixels that differ from the expectation by much more than the board's usual noise."""
     sample = res[::3, ::3]
@@ -177,14 +253,26 @@ def pawn_blobs(
 
 
 def pawn_candidates(
-    lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32
+    lab: F32,
+    expected: F32,
+    mask: U8,
+    colours: F32,
+    icovs: F32,
+    everything: list[list[tuple[float, float, float]]] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
-    """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`)."""
-    return _blobs(lab, expected, mask, colours, icovs, strict=True)
+    """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`);
+    ``everything``, if given, receives each colour's blobs whatever their shape."""
+    return _blobs(lab, expected, mask, colours, icovs, True, everything)
 
 
 def _blobs(
-    lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32, strict: bool
+    lab: F32,
+    expected: F32,
+    mask: U8,
+    colours: F32,
+    icovs: F32,
+    strict: bool,
+    everything: list[list[tuple[float, float, float]]] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
     """For each pawn colour, its blobs: (area, x, y), board px; ``strict``: pawn-like only.
 
@@ -194,6 +282,8 @@ def _blobs(
     detail still shows through, so the photo's fine texture correlates with the card's).
     """
     out: list[list[tuple[float, float, float]]] = [[] for _ in range(len(colours))]
+    if everything is not None:
+        everything[:] = [[] for _ in range(len(colours))]
     # Pawns are big: half resolution finds them as well, four times faster.
     lab2, exp2, mask2 = lab[::2, ::2], expected[::2, ::2], mask[::2, ::2]
     ys, xs = np.nonzero(mask2)
@@ -219,31 +309,35 @@ def _blobs(
         for k in range(1, n):
             x0, y0, w, h, area = (int(v) for v in stats[k])
             cx, cy = float(cents[k][0]), float(cents[k][1])
+            if everything is not None:
+                everything[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
             if not strict:
                 out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
                 continue
-            if min(w, h) < MIN_SIDE or max(w, h) > MAX_ASPECT * min(w, h):
+            if min(w, h) < MIN_SIDE or max(w, h) > _max_aspect(min(w, h)) * min(w, h):
                 continue
             if area < MIN_FILL * w * h or area < MIN_BLOB:
                 continue
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
             if _see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
                 continue
-            if _light_or_shade(lab, expected, float(colours[i][0]), 2 * cx + 0.5, 2 * cy + 0.5):
+            if _light_or_shade(lab, expected, colours[i], 2 * cx + 0.5, 2 * cy + 0.5):
                 continue
             out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
     return out
 
 
-def _light_or_shade(lab: F32, expected: F32, lightness: float, x: float, y: float) -> bool:
+def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) -> bool:
     """Whether a blob of a light (or dark) pawn's colour is glare (or a shadow) on the card.
 
     Glare lightens the card and a shadow darkens it, but the art stays visible through both:
     the lightness still follows the expected card's, or is flat where the card is flat. A
     pawn replaces the art with its own shading. Only the lightest and darkest pawns can be
-    faked this way.
+    faked this way, and only grey ones: glare whitens and a shadow blackens, neither makes
+    a strong hue (a bright orange pawn is no glare).
     """
-    if DARK_PAWN <= lightness <= LIGHT_PAWN:
+    lightness = float(colour[0])
+    if DARK_PAWN <= lightness <= LIGHT_PAWN or float(np.hypot(colour[1], colour[2])) > GREY_PAWN:
         return False
     xi, yi, r = round(x), round(y), FLAT_WINDOW
     seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1, 0].ravel()
@@ -261,6 +355,7 @@ def _light_or_shade(lab: F32, expected: F32, lightness: float, x: float, y: floa
 
 
 LIGHT_PAWN = 65.0  # learned L above which glare may fake the pawn (Borea)
+GREY_PAWN = 25.0  # learned a*b* chroma below which a pawn is grey enough to be faked
 DARK_PAWN = 35.0  # learned L below which a shadow may fake the pawn (Austro)
 FLAT_WINDOW = 5  # board px around the blob's centre that are compared
 GLARE_FOLLOWS = 0.55  # lightness correlation with the card's beyond which it is glare
@@ -271,7 +366,15 @@ DARK_SPREAD = 1.2  # a dark pawn's highlight and shading spread at least this mu
 
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration
 MIN_SIDE = 3  # half-res px: thinner blobs are slivers along a moved card's edge
-MAX_ASPECT = 2.5  # a pawn's blob is about as wide as high
+MAX_ASPECT = 2.5  # a pawn's blob is about as wide as high...
+SLIM_ASPECT = 3.5  # ...unless it is thick enough to be no sliver (a tall pawn leaning)
+THICK = 4  # half-res px
+
+
+def _max_aspect(side: int) -> float:
+    return SLIM_ASPECT if side >= THICK else MAX_ASPECT
+
+
 MIN_FILL = 0.4  # share of its bounding box a pawn's blob fills
 MIN_BLOB = 8  # half-res px: smaller blobs are noise, whatever their colour
 MAX_SEE_THROUGH = 0.7  # correlation of fine detail with the card's: glare or shadow, no pawn
@@ -315,17 +418,21 @@ def find_pawns(
     offsets: F64,
     areas: F64,
     geometry: BoardGeometry,
-) -> tuple[dict[Spirit, Position], set[Spirit]]:
-    """Pawns seen, and those whose place is doubtful.
+) -> tuple[dict[Spirit, Position], set[Spirit], set[Cell]]:
+    """Pawns seen, those whose place is doubtful, and cells a pawn may be on but unplaced.
 
     Each pawn is on the table at most once: a colour with two pawn-like blobs of about the
     learned size is ambiguous and not reported (a phantom or a misplaced pawn is worse for
-    the referee than a pawn not seen). A pawn whose foot falls near a cell's border is
-    reported but its cell marked doubtful.
+    the referee than a pawn not seen), but the cards under both are doubtful. A pawn whose
+    foot falls near a cell's border is reported but its cell marked doubtful.
     """
     found: dict[Spirit, Position] = {}
     doubtful: set[Spirit] = set()
-    cands = pawn_candidates(lab, expected, mask, colours, icovs)
+    unplaced: set[Cell] = set()
+    every: list[list[tuple[float, float, float]]] = []
+    cands = pawn_candidates(lab, expected, mask, colours, icovs, every)
+    cands = _one_colour_per_object(cands, every, geometry)
+    every = _one_colour_per_object(every, every, geometry)
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
     near_grid = _beside_grid(lab, expected, mask, colours, icovs, areas[austro], geometry)
     # The same Austro seen both ways counts once (its colour blob places it better).
@@ -341,10 +448,30 @@ def find_pawns(
         feet = [f for f in feet if not _far_outside(geometry, f[1], f[2])]
         if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
             feet = [f for f in feet if not cell_of(geometry, f[1], f[2]).outside]
+        if len(feet) > 1:
+            # Two look-alikes: which one is the pawn is not known, so neither card is sure.
+            for f in feet:
+                pos = cell_of(geometry, f[1], f[2])
+                if not pos.outside:
+                    unplaced.add(pos.cell)
         if len(feet) != 1:
-            continue  # not seen, or two look-alikes: which one is the pawn is not known
+            continue
         area, fx, fy = feet[0]
         pos = cell_of(geometry, fx, fy)
+        bx, by = fx + offsets[i][0], fy + offsets[i][1]
+        # Another blob of this colour and a pawn's size, even one not shaped like a pawn,
+        # may be the pawn itself seen badly (and this one art or glare): neither is sure.
+        rivals = [
+            b
+            for b in every[i]
+            if b[0] >= MIN_AREA * areas[i] and np.hypot(b[1] - bx, b[2] - by) > SAME * pitch
+        ]
+        if rivals or (not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by)):
+            for b in [(area, bx, by), *rivals]:
+                where = cell_of(geometry, b[1] - offsets[i][0], b[2] - offsets[i][1])
+                if not where.outside:
+                    unplaced.add(where.cell)
+            continue
         found[spirit] = pos
         col, row = geometry.board_to_lattice(fx, fy)
         along = [row] if pos.outside and not 0 <= row < SIZE else []
@@ -359,14 +486,71 @@ def find_pawns(
     for spirit, pos in found.items():
         if not pos.outside:
             by_cell.setdefault(pos.cell, []).append(spirit)
-    for spirits in by_cell.values():
+    for cell, spirits in by_cell.items():
         if len(spirits) < 2:
             continue
         drop = [Spirit.AUSTRO] if Spirit.AUSTRO in spirits and len(spirits) == 2 else spirits
         for spirit in drop:
             del found[spirit]
             doubtful.discard(spirit)
-    return found, doubtful
+        if len(drop) > 1:
+            unplaced.add(cell)
+    return found, doubtful, unplaced
+
+
+def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float, y: float) -> bool:
+    """Whether the middle of pawn ``i``'s blob at (x, y) is too weak to place the pawn.
+
+    Around a pawn the photo differs strongly from the card, most pixels have the pawn's
+    colour, and the card expected there has not: a faint change (light, a card slightly
+    off its place), a mixed patch (a gem, an edge of art) or a card of the pawn's own
+    colour leaves the card in doubt rather than a pawn on it.
+    """
+    r = UNSURE_WINDOW
+    xi, yi = round(x), round(y)
+    seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    if len(seen) < 9:
+        return True
+    if float(np.median(np.linalg.norm(seen - exp, axis=1))) < FAINT:
+        return True
+    d = _pawn_distances(seen, colours, icovs)
+    if float((d.argmin(axis=1) == i).mean()) < MIN_SHARE:
+        return True
+    return float(np.median(_pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) < LIKE_CARD
+
+
+UNSURE_WINDOW = 5  # board px around a blob's centre
+FAINT = 15.0  # Lab: median change from the card below which a pawn is not sure
+MIN_SHARE = 0.6  # share of the window nearest the pawn's colour
+LIKE_CARD = 5.0  # sigmas: a card this close to the pawn's colour cannot show it surely
+
+
+def _one_colour_per_object(
+    cands: list[list[tuple[float, float, float]]],
+    every: list[list[tuple[float, float, float]]],
+    geometry: BoardGeometry,
+) -> list[list[tuple[float, float, float]]]:
+    """Each object once, as its biggest colour: a smaller blob of another pawn's colour on
+    top of a bigger blob is part of that object (the dark pawn's glossy highlight looks like
+    the white pawn, a light pawn's shaded side like a darker one), even when the bigger
+    blob is not pawn-like itself."""
+    reach = SAME * geometry.pitch
+    out: list[list[tuple[float, float, float]]] = []
+    for i, blobs in enumerate(cands):
+        keep = []
+        for b in blobs:
+            bigger = (
+                c
+                for j, other in enumerate(every)
+                if j != i
+                for c in other
+                if c[0] > b[0] and np.hypot(b[1] - c[1], b[2] - c[2]) < reach
+            )
+            if next(bigger, None) is None:
+                keep.append(b)
+        out.append(keep)
+    return out
 
 
 def _beside_grid(
@@ -414,12 +598,39 @@ def _beside_grid(
         d = _pawn_distances(mean[None].astype(np.float32), colours, icovs)[0]
         if int(np.argmin(d)) != austro:
             continue
+        if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
+            continue
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         # the blob counts as the learned size at most (its shadow is part of it here)
         out.append((min(4.0 * npx, area), cx, cy))
     return out
 
 
+def _solid_beside(lab2: F32, x: float, y: float, lightness: float) -> bool:
+    """Whether the middle of a blob beside the grid looks like the dark pawn (half-res),
+    whose learned lightness is ``lightness``.
+
+    A 3D pawn shows its lit top and shaded sides, so its lightness spreads; a shadow or a
+    change of exposure over the bare table is flat. Its dark body shows somewhere (glare on
+    the table is all light), and red is a supply gem's, not Austro's.
+    """
+    h, w = lab2.shape[:2]
+    r = SOLID_WINDOW
+    xi = min(max(round(x), r), w - r - 1)
+    yi = min(max(round(y), r), h - r - 1)
+    win = lab2[yi - r : yi + r + 1, xi - r : xi + r + 1].reshape(-1, 3)
+    light = win[:, 0]
+    if float(light.max() - light.min()) < SOLID_SPREAD or float(light.min()) > lightness + DARKEST:
+        return False
+    red = (win[:, 1] > GEM_RED_A).mean()
+    return bool(red < RED_SHARE)
+
+
+SOLID_WINDOW = 3  # half-res px around the blob's centre
+SOLID_SPREAD = 9.0  # L range a standing dark pawn shows at least (top, sides, highlight)
+DARKEST = 4.0  # L: its darkest pixel is at most this much lighter than its learned colour
+GEM_RED_A = 25.0  # a* of a gem's red...
+RED_SHARE = 0.1  # ...over this share of the window: a supply gem, no pawn
 RING = 0.7  # cells of table around the grid searched for Austro (the board's margin)
 SEED_MADS = 20.0  # a blob beside the grid must somewhere differ this much (x table noise)
 SAME = 0.35  # cells: two blobs this close are one object

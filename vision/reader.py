@@ -31,7 +31,14 @@ from .card_identity import coarse_costs, crop_cards, match_lighting
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
 from .hand import hand_from_outside
-from .pawns import find_gems, find_pawns, objects_mask, residual
+from .pawns import (
+    find_gems,
+    find_pawns,
+    objects_mask,
+    paste_cards,
+    relight_cards,
+    residual,
+)
 from .photo_io import PhotoError, check_image
 from .print_identity import PrintDeck, certain
 from .profile import Profile
@@ -187,13 +194,16 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     expected = ref.copy()
     quads = profile.quads()
     cw, ch = profile.card_size
-    for i, k in enumerate(choice):
-        if not covered[i]:
-            _paste_card(expected, ref, quads[k] + held[k], quads[i] + moved[i])
+    shown = ~np.asarray(covered, bool)
+    # each island's card where it lay at calibration, pasted where the cell's card lies now
+    was = quads + held[:, None, :]
+    now = quads + moved[:, None, :]
+    paste_cards(expected, ref, was[choice[shown]], now[shown])
+    relight_cards(lab, expected, centres, profile.card_size)
     res = residual(lab, expected)
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
-    pawns, doubtful_pawns = find_pawns(
+    pawns, doubtful_pawns, unplaced = find_pawns(
         lab,
         expected,
         mask,
@@ -219,6 +229,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         p = pawns[spirit]
         if not p.outside and p.cell not in uncertain:
             uncertain.append(p.cell)
+    for cell in unplaced:
+        if cell not in uncertain:
+            uncertain.append(cell)
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
@@ -245,25 +258,6 @@ def crop_full(lab: F32, centres: F64, size: tuple[int, int]) -> list[F32]:
         x0, y0 = round(cx - w / 2) + pad, round(cy - h / 2) + pad
         out.append(big[y0 : y0 + h, x0 : x0 + w].copy())
     return out
-
-
-def _paste_card(dst: F32, ref: F32, src: F64, quad: F64) -> None:
-    """The calibration's card at corners ``src`` drawn into ``dst`` at corners ``quad``
-    (turned, nudged: the card as it lies now)."""
-    H, W = dst.shape[:2]
-    x0, y0 = (int(v) for v in np.floor(quad.min(axis=0)) - 1)
-    x1, y1 = (int(v) for v in np.ceil(quad.max(axis=0)) + 2)
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return
-    m = cv2.getPerspectiveTransform((quad - (x0, y0)).astype(np.float32), src.astype(np.float32))
-    patch = cv2.warpPerspective(
-        ref, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    )
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
-    sel = inside.astype(bool)
-    dst[y0:y1, x0:x1][sel] = patch[sel]
 
 
 def _paste(dst: F32, patch: F32, x0: int, y0: int) -> None:

@@ -17,7 +17,7 @@ from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Position
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
-from zefiria.vision.pawns import find_gems, pawn_candidates
+from zefiria.vision.pawns import find_gems, find_pawns, pawn_candidates, relight_cards
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import Scene, Setup, random_scene, random_setup
@@ -114,3 +114,95 @@ def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
     cands = pawn_candidates(lab, expected, mask, colours, icovs)[0]
     assert len(cands) == 1
     assert abs(cands[0][1] - (x + 36)) < 3
+
+
+def _pawn_colours() -> tuple[np.ndarray, np.ndarray]:
+    """Five well separated pawn colours (calibration order) with a 3-unit spread."""
+    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
+    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
+    return colours, np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+
+
+def _stand(lab: np.ndarray, cell: tuple[int, int], colour: np.ndarray, seed: int) -> None:
+    """A pawn-like blob (14x12 board px, a little shading noise) in the middle of ``cell``."""
+    x, y = (round(v) for v in _geometry().cell_centre(cell))
+    noise = np.random.default_rng(seed).normal(0, 2, (14, 12, 3))
+    lab[y - 7 : y + 7, x - 6 : x + 6] = colour + noise
+
+
+def _find(lab: np.ndarray, expected: np.ndarray) -> tuple[dict, set, set]:
+    colours, icovs = _pawn_colours()
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    return find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry())
+
+
+def test_one_pawn_like_blob_is_reported_on_its_card() -> None:
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    _stand(lab, (1, 3), _pawn_colours()[0][0], 0)
+    found, _, unplaced = _find(lab, expected)
+    assert found == {Spirit.BOREA: Position((1, 3))}
+    assert not unplaced
+
+
+def test_two_look_alikes_are_not_reported_and_both_cards_are_doubtful() -> None:
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    colour = _pawn_colours()[0][0]
+    _stand(lab, (1, 1), colour, 0)
+    _stand(lab, (3, 3), colour, 1)
+    found, _, unplaced = _find(lab, expected)
+    assert Spirit.BOREA not in found
+    assert unplaced == {(1, 1), (3, 3)}
+
+
+def test_a_pawn_on_a_card_of_its_own_colour_is_a_doubt_not_a_pawn() -> None:
+    colour = _pawn_colours()[0][0]
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    # the card's colour is 4.5 sigmas from the pawn's: its pixels are no pawn's, but close
+    expected[y - 15 : y + 15, x - 15 : x + 15] = colour + np.array([13.5, 0.0, 0.0], np.float32)
+    lab = expected.copy()
+    _stand(lab, (2, 2), colour, 0)
+    found, _, unplaced = _find(lab, expected)
+    assert Spirit.BOREA not in found
+    assert (2, 2) in unplaced
+
+
+def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
+    g = _geometry()
+    expected = _board((70.0, 5.0, 10.0))
+    lab = expected + np.array([9.0, 2.0, -3.0], np.float32)  # a lamp's pool on this card
+    centre = np.array([g.cell_centre((2, 2))])
+    relight_cards(lab, expected, centre, (36, 44))
+    x, y = (round(v) for v in centre[0])
+    assert np.allclose(
+        expected[y - 20 : y + 20, x - 16 : x + 16], lab[y - 20 : y + 20, x - 16 : x + 16]
+    )
+
+
+def _beside_grid_scene(lit: bool) -> tuple[dict, set, set]:
+    """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
+    standing pawn (``lit``) or flat like a shadow or a change of exposure."""
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4] = (20.0, 0.0, 0.0)
+    expected = _board((45.0, 5.0, 10.0))
+    lab = expected.copy()
+    x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
+    # (a little lighter than the learned colour: no pixel passes as Austro's by colour)
+    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
+    if lit:
+        patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]  # dark body, lit top
+    lab[y - 7 : y + 7, x - 6 : x + 6] = patch
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    return find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+
+
+def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
+    found, _, _ = _beside_grid_scene(lit=True)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    found, _, _ = _beside_grid_scene(lit=False)
+    assert Spirit.AUSTRO not in found

@@ -1,0 +1,238 @@
+"""Pawn and gem diagnosis on DEV decks: failures by kind, with and without the cards' reading.
+
+    taskset -c 0 nice .venv/bin/python benchmarks/pawn_diag.py --n 192 --crops /tmp/pawn_diag
+
+Sessions of ``make_dataset(n, seed, DEV_DESIGNS, per_setup)`` (tuning decks only), calibrated
+once each. Every photo is read twice: by ``read_table`` as it is (``read``), and with the
+cards' identification replaced by the true island of each cell and no card taken for hidden
+(``true``, photos without a hand only), so that pawn and gem figures do not depend on how
+well the cards are read. Failure kinds:
+
+- pawns: right, missed (and whether its cell was at least marked uncertain), wrong cell,
+  outside/inside confusion (on a card vs beside the grid, or beside another edge cell),
+  phantom (a spirit not on the table); pawns a hand hides are counted apart;
+- gems: found, missed (doubted or silent), phantom.
+
+``--crops DIR`` writes a PNG crop of the photo around each failure (truth and answer marked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.engine.state import Position
+from zefiria.vision import reader
+from zefiria.vision.calibrate import CalibrationError, calibrate
+from zefiria.vision.profile import Profile
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Reading
+from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
+from zefiria.vision.synthetic.render import RenderResult
+
+
+@contextlib.contextmanager
+def true_islands(sample: Sample) -> Iterator[None]:
+    """The reader's card assignment replaced by the truth, and no card taken for hidden
+    (a card that matches its true island badly would otherwise be left out of the expected
+    board); everything else unchanged. Meant for photos without a hand."""
+    truth = np.array([sample.scene.island_at(c) - 1 for c in ALL_CELLS], np.intp)
+    solve, max_own = reader.assignment.solve, reader.MAX_OWN
+    reader.assignment.solve = lambda cost: truth.copy()  # type: ignore[assignment]
+    reader.MAX_OWN = float("inf")
+    try:
+        yield
+    finally:
+        reader.assignment.solve = solve  # type: ignore[assignment]
+        reader.MAX_OWN = max_own
+
+
+def _where(profile: Profile, pos: Position) -> tuple[float, float]:
+    """Board px of a cell's centre, or just beyond the grid edge for an outside position."""
+    g = profile.geometry
+    x, y = g.cell_centre(pos.cell)
+    if pos.outside:
+        r, c = pos.cell
+        dx = -0.8 if c == 0 else 0.8 if c == 4 else 0.0
+        dy = -0.8 if r == 0 else 0.8 if r == 4 else 0.0
+        x, y = x + dx * g.pitch, y + dy * g.pitch
+    return x, y
+
+
+def _crop(
+    photo: RenderResult,
+    profile: Profile,
+    marks: list[tuple[tuple[float, float], tuple[int, int, int]]],
+    path: Path,
+) -> None:
+    """A crop of the photo around the marked image points (truth green, answer red)."""
+    img = photo.image.copy()
+    pts = np.array([m[0] for m in marks])
+    for (x, y), colour in marks:
+        cv2.circle(img, (round(x), round(y)), 6, colour, 1)
+    pitch = profile.geometry.pitch * profile.geometry.shrink * 2
+    x0, y0 = (pts.min(axis=0) - pitch).astype(int)
+    x1, y1 = (pts.max(axis=0) + pitch).astype(int)
+    h, w = img.shape[:2]
+    crop = img[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    scale = max(1, round(240 / max(1, crop.shape[0])))
+    crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+    cv2.imwrite(str(path), crop)
+
+
+def score(
+    tag: str,
+    sample: Sample,
+    photo: RenderResult,
+    reading: Reading,
+    profile: Profile,
+    c: Counter[str],
+    log: list[str],
+    crops: Path | None,
+) -> None:
+    if not reading.ok:
+        c[f"{tag} unreadable"] += 1
+        return
+    c[f"{tag} photos"] += 1
+    g = profile.geometry
+    scene = sample.scene
+    hidden = photo.truth.hidden_pawns
+    bad: list[tuple[str, Any, Position | None, Position | None]] = []
+    for spirit, pos in scene.pawns.items():
+        got = reading.pawns.get(spirit)
+        if spirit in hidden:
+            c[f"{tag} pawn hidden by hand"] += 1
+            if got is not None and got != pos:
+                c[f"{tag} pawn hidden, reported WRONG"] += 1
+                bad.append(("hidden-wrong", spirit, pos, got))
+            continue
+        c[f"{tag} pawns"] += 1
+        if got == pos:
+            c[f"{tag} pawn right"] += 1
+        elif got is None:
+            kind = "missed (cell uncertain)" if pos.cell in reading.uncertain else "missed"
+            if pos.outside:
+                kind += " outside"
+            c[f"{tag} pawn {kind}"] += 1
+            bad.append((kind, spirit, pos, got))
+        elif got.outside != pos.outside or (got.outside and got.cell != pos.cell):
+            c[f"{tag} pawn OUTSIDE/INSIDE confusion"] += 1
+            bad.append(("in/out", spirit, pos, got))
+        else:
+            c[f"{tag} pawn WRONG CELL"] += 1
+            bad.append(("wrong", spirit, pos, got))
+    for spirit, got in reading.pawns.items():
+        if spirit not in scene.pawns:
+            c[f"{tag} pawn PHANTOM"] += 1
+            bad.append(("phantom", spirit, None, got))
+    truth_gems = set(scene.gems) - set(photo.truth.hidden_gems)
+    got_gems = set(reading.gems)
+    c[f"{tag} gems"] += len(truth_gems)
+    c[f"{tag} gem found"] += len(truth_gems & got_gems)
+    for cell in sorted(truth_gems - got_gems):
+        kind = "gem missed (uncertain)" if cell in reading.uncertain else "gem missed"
+        c[f"{tag} {kind}"] += 1
+        bad.append((kind, "gem", Position(cell), None))
+    for cell in sorted(got_gems - set(scene.gems)):
+        c[f"{tag} gem PHANTOM"] += 1
+        bad.append(("gem phantom", "gem", None, Position(cell)))
+    for n, (kind, what, want, got) in enumerate(bad):
+        name = what.value if hasattr(what, "value") else str(what)
+        log.append(
+            f"{tag} #{sample.index} design {sample.setup.design} {name}: {kind}, truth {want}, "
+            f"got {got}"
+        )
+        if crops is None:
+            continue
+        marks = []
+        if want is not None:
+            if hasattr(what, "value") and what in photo.truth.pawns:
+                marks.append((photo.truth.pawns[what], (0, 255, 0)))
+            elif want.cell in photo.truth.gems:
+                marks.append((photo.truth.gems[want.cell], (0, 255, 0)))
+        if got is not None:
+            b = g.board_to_image(np.array([_where(profile, got)]))[0]
+            marks.append(((float(b[0]), float(b[1])), (0, 0, 255)))
+        if marks:
+            safe = kind.replace(" ", "_").replace("(", "").replace(")", "").replace("/", "")
+            _crop(photo, profile, marks, crops / f"{tag}_{sample.index:04d}_{name}_{safe}_{n}.png")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=192, help="game photos")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--per-setup", type=int, default=6)
+    ap.add_argument("--crops", type=Path, default=None, help="write failure crops (PNG) here")
+    ap.add_argument("--log", action="store_true", help="print every failure")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if args.crops is not None:
+        args.crops.mkdir(parents=True, exist_ok=True)
+    c: Counter[str] = Counter()
+    log: list[str] = []
+    objects_ms: list[float] = []
+    setup = None
+    profile: Profile | None = None
+    for sample in make_dataset(args.n, args.seed, DEV_DESIGNS, per_setup=args.per_setup):
+        if sample.setup is not setup:
+            setup = sample.setup
+            solved, pawns = setup.calibration()
+            c["sessions"] += 1
+            try:
+                profile = calibrate(solved.image, pawns.image)
+            except CalibrationError as exc:
+                profile = None
+                c["sessions refused"] += 1
+                log.append(f"session of #{sample.index} refused: {exc}")
+        if profile is None:
+            continue
+        photo = sample.render()
+        reading = read_table(photo.image, profile)
+        if "objects" in reading.stages:
+            objects_ms.append(reading.stages["objects"])
+        score("read", sample, photo, reading, profile, c, log, args.crops)
+        if photo.truth.hand_cells:
+            c["true skipped (hand)"] += 1
+            continue
+        with true_islands(sample):
+            truth_reading = read_table(photo.image, profile)
+        score("true", sample, photo, truth_reading, profile, c, log, args.crops)
+    if args.log:
+        print("\n".join(log))
+    print(f"DEV designs, --n {args.n} --seed {args.seed} --per-setup {args.per_setup}")
+    for key in sorted(c):
+        print(f"  {key}: {c[key]}")
+    for tag in ("read", "true"):
+        p, g = c[f"{tag} pawns"], c[f"{tag} gems"]
+        if p:
+            print(
+                f"{tag}: pawns right {100 * c[f'{tag} pawn right'] / p:.1f}% "
+                f"({c[f'{tag} pawn right']}/{p}), wrong {c[f'{tag} pawn WRONG CELL']}, "
+                f"in/out {c[f'{tag} pawn OUTSIDE/INSIDE confusion']}, "
+                f"phantom {c[f'{tag} pawn PHANTOM']}"
+            )
+        if g:
+            print(
+                f"{tag}: gems found {100 * c[f'{tag} gem found'] / g:.1f}% "
+                f"({c[f'{tag} gem found']}/{g}), phantom {c[f'{tag} gem PHANTOM']}"
+            )
+    if objects_ms:
+        print(
+            f"objects stage (read): median {statistics.median(objects_ms):.1f} ms, "
+            f"p95 {float(np.percentile(objects_ms, 95)):.1f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
