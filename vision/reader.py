@@ -21,7 +21,6 @@ import time
 from collections import deque
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
@@ -246,25 +245,3 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         confidence=tuple(tuple(row) for row in conf),
         stages=stages,
     )
-
-
-def crop_full(lab: F32, centres: F64, size: tuple[int, int]) -> list[F32]:
-    """Full-resolution card crops (board px) at ``centres``."""
-    w, h = size
-    pad = max(w, h)
-    big = cv2.copyMakeBorder(lab, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    out = []
-    for cx, cy in centres:
-        x0, y0 = round(cx - w / 2) + pad, round(cy - h / 2) + pad
-        out.append(big[y0 : y0 + h, x0 : x0 + w].copy())
-    return out
-
-
-def _paste(dst: F32, patch: F32, x0: int, y0: int) -> None:
-    h, w = patch.shape[:2]
-    H, W = dst.shape[:2]
-    sx0, sy0 = max(0, -x0), max(0, -y0)
-    dx0, dy0 = max(0, x0), max(0, y0)
-    dx1, dy1 = min(W, x0 + w), min(H, y0 + h)
-    if dx1 > dx0 and dy1 > dy0:
-        dst[dy0:dy1, dx0:dx1] = patch[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
