@@ -56,7 +56,9 @@ def test_readings_are_never_silently_wrong(session: int) -> None:
             if island is not None:
                 assert island == sample.scene.island_at((r, c)), f"misread at {(r, c)}"
                 read += 1
-    assert read >= 15  # some of the 100 cards are read with confidence (doubt is allowed)
+    # Doubt is allowed, but a reader that doubts everything is useless: these two sessions
+    # read all of their visible cards with this version (100 of 100 each).
+    assert read >= 80
 
 
 def test_hand_over_the_cards_is_flagged() -> None:
@@ -102,6 +104,8 @@ def test_profile_round_trip_and_refusals(tmp_path: Path) -> None:
     back = load_profile(path)
     assert back.header() == profile.header()
     assert np.array_equal(back.templates, profile.templates)
+    assert back.card_prints is not None and profile.card_prints is not None
+    assert np.array_equal(back.card_prints, profile.card_prints)
     broken = tmp_path / "broken.profile"
     broken.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ProfileError, match=r"broken\.profile"):
