@@ -190,8 +190,10 @@ def illegal_move(state: GameState, rng: random.Random) -> Move | None:
             )
             break
     active = state.pawns[state.active]
-    if state.anchored and active is not None and not active.outside:
-        target = rng.choice(sorted(state.anchored))
+    # (not the card the pawn stands on: "flying" there moves nothing, and nothing is wrong)
+    targets = sorted(set(state.anchored) - ({active.cell} if active is not None else set()))
+    if targets and active is not None and not active.outside:
+        target = rng.choice(targets)
         options.append(Move(Fly(target), legal=False, note="a Fly onto an anchored card"))
     return rng.choice(options) if options else None
 

@@ -54,3 +54,26 @@ def test_the_cli_offers_demo_with_its_options() -> None:
         True,
     )
     assert args.out == Path("demo-out")
+
+
+def test_no_illegal_fly_onto_the_card_the_pawn_stands_on() -> None:
+    """A storm may anchor the card under the active pawn; "flying" there moves nothing, so
+    the virtual players must not count it as an illegal move the referee should refuse."""
+    import random
+
+    from zefiria.device.referee.virtual_players import illegal_move
+    from zefiria.engine.spirits import Spirit
+    from zefiria.engine.state import Mode
+
+    from tests.engine.builders import turn_state
+
+    pawns = {Spirit.BOREA: (2, 2), Spirit.JUGO: (0, 0)}
+    under = turn_state(pawns, Spirit.BOREA, mode=Mode.STORM, anchored=[(2, 2)])
+    beside = turn_state(pawns, Spirit.BOREA, mode=Mode.STORM, anchored=[(2, 3)])
+    note = "a Fly onto an anchored card"
+    notes_under = {getattr(illegal_move(under, random.Random(k)), "note", None) for k in range(300)}
+    notes_beside = {
+        getattr(illegal_move(beside, random.Random(k)), "note", None) for k in range(300)
+    }
+    assert note not in notes_under
+    assert note in notes_beside
