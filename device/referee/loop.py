@@ -265,9 +265,10 @@ class Referee:
             where = ", ".join(format_cell(c) for c in blind)
             return Outcome("unreadable", self._w("unsure", where=where))
         unseen = tuple(s for s in state.spirits if s not in observation.pawns)
-        if unseen and verdict.kind != "illegal":
+        if unseen:
             # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
-            # no change at all: never judge a turn without seeing every pawn in the game.
+            # no change at all, and a legal Fly the camera half saw can look illegal (the pawn
+            # "missing" from its card): never judge a turn without seeing every pawn.
             return self._pawns_unseen(unseen)
         if verdict.kind == "unchanged":
             return self._in_sync()
