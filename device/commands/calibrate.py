@@ -91,10 +91,9 @@ def _report(profile: Any, path: Path) -> None:
 
 def _guided(args: argparse.Namespace) -> int:
     """The configured camera (or the virtual table), prompts on the screen, the buttons."""
-    from dataclasses import replace
-
     from zefiria.device.camera import CameraError, CameraSource, open_camera
-    from zefiria.device.config import ConfigError, load_config
+    from zefiria.device.commands.device_config import command_config
+    from zefiria.device.config import ConfigError
     from zefiria.device.controls import ControlsError, open_controls
     from zefiria.device.display import DisplayError, close_display, open_display, show
     from zefiria.device.referee.calibration import (
@@ -104,12 +103,9 @@ def _guided(args: argparse.Namespace) -> int:
     )
 
     try:
-        config = load_config(args.config)
+        config = command_config(args.config, args.simulate)
     except ConfigError as exc:
         return _fail(str(exc))
-    if args.simulate and config.display.driver in ("ssd1306", "sh1106"):
-        # A laptop has no OLED: draw the screens in the terminal instead.
-        config = replace(config, display=replace(config.display, driver="terminal"))
     # A simulated table's profile must never replace the real camera's.
     default = config.data_dir / "simulated" / "profile.npz" if args.simulate else None
     output = args.output or default or config.profile_file

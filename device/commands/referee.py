@@ -43,20 +43,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from zefiria.device.config import ConfigError, load_config
+    from zefiria.device.commands.device_config import command_config
+    from zefiria.device.config import ConfigError
     from zefiria.device.controls import ControlsError, open_controls, open_feedback
     from zefiria.device.display import DisplayError, close_display, open_display, show
     from zefiria.device.referee.history import History, HistoryError
 
     try:
-        config = load_config(args.config)
+        config = command_config(args.config, args.simulate)
     except ConfigError as exc:
         return _fail(str(exc))
-    if args.simulate and config.display.driver in ("ssd1306", "sh1106"):
-        from dataclasses import replace
-
-        # A laptop has no OLED: draw the screens in the terminal instead.
-        config = replace(config, display=replace(config.display, driver="terminal"))
     profile = None
     unusable = ""  # why there is no profile: the device calibrates from the camera first
     if not args.simulate:
