@@ -38,10 +38,10 @@ MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pa
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
 MIN_APART = 0.05  # ...if their prints differ by less than this (see PrintDeck.separation_matrix)
 # A card's print off the deck's outline by more than OFF_PX print px, or not framed, has its
-# corners wrong; a right grid has at most a few such cards (DEV seeds 21-26: up to 7; a
-# lattice a stripe off, 9-21).
-OFF_PX = 3
-MAX_OFF = 8
+# corners wrong; a right grid has at most a few such cards (DEV seeds 21-26: up to 6; a
+# lattice off the cards, 7-18; with 3 px instead of 4 a right grid reached 13).
+OFF_PX = 4
+MAX_OFF = 6
 
 
 class CalibrationError(ValueError):

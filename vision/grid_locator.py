@@ -167,6 +167,7 @@ PROBE = 60  # px per cell of the rectified mask the gaps are measured on
 SHADE_SHARE = 0.35  # weight of lightness in the second table model (a lamp's pool of light)
 ERODE = (3, 5, 7, 9)  # px at WORK_SIDE: erosions tried to split cards a thin bridge joins
 MIN_CARD_SHARE = 0.001  # of the photo's area: the least a card's blob covers
+MIN_FILL = 0.55  # of its bounding box a card's blob fills (DEV: cards 0.69+, lit grain 0.35-0.46)
 OUTLINE_SHARE = 0.25  # of the biggest blob: less is no part of the grid's outline
 MIN_WALKED = 15  # cards that must be numbered by the walk for its lattice to be used
 STEP_ANGLE = 35.0  # degrees: a neighbour is "to the right" within this of the row direction
@@ -197,7 +198,15 @@ def _card_blobs(fg: NDArray[np.float32]) -> F64:
         if not sizeable.any():
             continue
         ref = float(np.median(np.sort(areas[sizeable])[-SIZE * SIZE :]))
-        keep = [i + 1 for i in range(n - 1) if sizeable[i] and 0.5 * ref <= areas[i] <= 1.6 * ref]
+        # A card is a rectangle turned a little, filling most of its box; a patch of grain
+        # under a lamp, cut to card size by the erosion, is ragged and does not.
+        box = (stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
+        solid = areas >= MIN_FILL * box
+        keep = [
+            i + 1
+            for i in range(n - 1)
+            if sizeable[i] and solid[i] and 0.5 * ref <= areas[i] <= 1.6 * ref
+        ]
         if len(keep) > len(best):
             best = cents[keep].astype(np.float64)
     return best
