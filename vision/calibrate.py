@@ -37,6 +37,11 @@ REFITS = 2  # lattice refits to the cards' own corners
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
 MIN_APART = 0.05  # ...if their prints differ by less than this (see PrintDeck.separation_matrix)
+# A card's print off the deck's outline by more than OFF_PX print px, or not framed, has its
+# corners wrong; a right grid has at most a few such cards (DEV seeds 21-26: up to 6; a
+# lattice off the cards, 7-18; with 3 px instead of 4 a right grid reached 13).
+OFF_PX = 4
+MAX_OFF = 6
 
 
 class CalibrationError(ValueError):
@@ -138,6 +143,8 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
             "(is the layout in order, with no card twice?)"
         )
 
+    _check_framing(deck)
+
     board2 = geometry.warp(pawns)
     lab2 = to_lab(board2)
     # The second photo's light may differ (clouds, a lamp): match it on the pawn-free rows.
@@ -183,6 +190,28 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     )
     _self_check(pawns, profile)
     return profile
+
+
+def _check_framing(deck: PrintDeck) -> None:
+    """Refuse a grid whose cards' own corners disagree with the deck's outline.
+
+    Every card of a deck has the same outline, so each card's print, registered on the
+    deck's mean one, says how far its corners are off. A lattice placed wrong on a striped
+    or dotted table still passes the deck-wide checks (the mean outline is that of the
+    cards it did frame), but leaves many cards framed a stripe off or not at all: every
+    later photo would then be compared on table and neighbours. (Moving those cards onto
+    the mean outline was tried: it made misreads on DEV, the mean is not the paper edge.)
+    """
+    # (a deck with faint sides leaves some cards unframed even on a right grid: those
+    # count only with the cards found off)
+    off = ~deck.framed | (np.abs(deck.shifts).max(axis=1) > OFF_PX)
+    if int(off.sum()) > MAX_OFF:
+        cards = ", ".join(str(i + 1) for i in np.nonzero(off)[0])
+        raise CalibrationError(
+            f"solved photo: the grid does not fit the cards (cards {cards} are not where "
+            "their corners were found: the table's pattern taken for card edges?); lay the "
+            "cards on a plain cloth and retake"
+        )
 
 
 def soften_all(fine: U8) -> F32:

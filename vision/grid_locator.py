@@ -120,6 +120,11 @@ def locate_grid(image: U8) -> GridFit:
     if hom is None:
         quad = _outline_quad(cards)
         if quad is None:
+            # A patch of table the model takes for card (grain under a lamp) can bend the
+            # outline into a shape with no four corners: without the blobs far smaller than
+            # the biggest (with the cards touching, the grid is one blob) it may have them.
+            quad = _outline_quad(_without_crumbs(cards))
+        if quad is None:
             raise GridNotFoundError("the cards do not form a four-sided grid")
         # The outline's corners are the outer corners of the four corner cards: lattice 0, 5.
         dst = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
@@ -162,6 +167,8 @@ PROBE = 60  # px per cell of the rectified mask the gaps are measured on
 SHADE_SHARE = 0.35  # weight of lightness in the second table model (a lamp's pool of light)
 ERODE = (3, 5, 7, 9)  # px at WORK_SIDE: erosions tried to split cards a thin bridge joins
 MIN_CARD_SHARE = 0.001  # of the photo's area: the least a card's blob covers
+MIN_FILL = 0.55  # of its bounding box a card's blob fills (DEV: cards 0.69+, lit grain 0.35-0.46)
+OUTLINE_SHARE = 0.25  # of the biggest blob: less is no part of the grid's outline
 MIN_WALKED = 15  # cards that must be numbered by the walk for its lattice to be used
 STEP_ANGLE = 35.0  # degrees: a neighbour is "to the right" within this of the row direction
 STEP_REACH = 1.45  # a step longer than this x the typical one skips a card
@@ -191,7 +198,15 @@ def _card_blobs(fg: NDArray[np.float32]) -> F64:
         if not sizeable.any():
             continue
         ref = float(np.median(np.sort(areas[sizeable])[-SIZE * SIZE :]))
-        keep = [i + 1 for i in range(n - 1) if sizeable[i] and 0.5 * ref <= areas[i] <= 1.6 * ref]
+        # A card is a rectangle turned a little, filling most of its box; a patch of grain
+        # under a lamp, cut to card size by the erosion, is ragged and does not.
+        box = (stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
+        solid = areas >= MIN_FILL * box
+        keep = [
+            i + 1
+            for i in range(n - 1)
+            if sizeable[i] and solid[i] and 0.5 * ref <= areas[i] <= 1.6 * ref
+        ]
         if len(keep) > len(best):
             best = cents[keep].astype(np.float64)
     return best
@@ -264,6 +279,17 @@ def _lattice_from_neighbours(fg: NDArray[np.float32]) -> F64 | None:
     if hom is None or inliers is None or int(inliers.sum()) < MIN_WALKED:
         return None
     return np.asarray(hom, np.float64)
+
+
+def _without_crumbs(mask: U8) -> U8:
+    """The mask with only its blobs of at least ``OUTLINE_SHARE`` of the biggest's area."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 2:
+        return mask
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.nonzero(areas >= OUTLINE_SHARE * areas.max())[0] + 1
+    out: U8 = np.isin(labels, keep).astype(np.uint8) * 255
+    return out
 
 
 def _outline_quad(mask: U8) -> F64 | None:

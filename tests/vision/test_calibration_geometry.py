@@ -28,6 +28,12 @@ from zefiria.vision.synthetic import DEV_DESIGNS, RenderResult, random_setup
 TURNED = (21 * 100_003 + 9, 9)
 # Session 0 of the same call: plain cards with a printed frame stronger than the paper edge.
 FRAMED = (21 * 100_003 + 0, 0)
+# make_dataset(96, 26, ...) session 8: cards touching on a wood table, a lamp lighting its
+# grain beside the grid (taken for card, it bent the outline: "no four-sided grid").
+TOUCHING = (26 * 100_003 + 8, 8)
+# Session 9: a lamp's pool of light on a plain table, cut by the erosion into card-sized
+# ragged blobs beside the grid (walked as a sixth column: "no four-sided grid").
+LAMP = (26 * 100_003 + 9, 9)
 
 
 @cache
@@ -178,3 +184,16 @@ def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> 
     arm = ref.copy()
     arm[band] = np.array([75.0, 15.0, 20.0], np.float32)  # the same place hidden
     assert hand_from_outside(arm, ref, profile)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("session", [TOUCHING, LAMP])
+def test_cards_beside_lit_table_are_calibrated_on_their_cards(session: tuple[int, int]) -> None:
+    # (the outline's lattice is a first guess, half a cell off at worst: the cards' own
+    # corners and the refits put it right)
+    solved, _ = _calibration(*session)
+    profile = _profile(*session)
+    assert profile.card_quads is not None
+    found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
+    truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
+    assert np.linalg.norm(found - truth, axis=1).max() < 6.0
