@@ -94,9 +94,7 @@ def edge_polarity(grey_hi: F32, quads: F64) -> int:
 POLARITY_SHARE = 0.85  # share of edge probes that must agree on the cards' side of the edge
 
 
-def deck_size(
-    grads: tuple[F32, F32, F32, F32], cells: F64, pitch: float
-) -> tuple[float, float]:
+def deck_size(grads: tuple[F32, F32, F32, F32], cells: F64, pitch: float) -> tuple[float, float]:
     """The cards' (width, height) in fine px, measured on all the cards at once.
 
     ``grads`` are :func:`edge_images` (left, right, top, bottom), ``cells`` the lattice's
