@@ -41,6 +41,8 @@ DEMOS = [
     DemoOptions(players=2, mode=Mode.STORM, seed=1, fast=True),
     DemoOptions(players=1, mode=Mode.STORM, seed=2, fast=True, difficulty=Difficulty.HARD),
     DemoOptions(players=3, mode=Mode.STANDARD, seed=3, fast=True),
+    # the other 2-player demos of `zefiria demo --fast --seed N`
+    *(DemoOptions(players=2, mode=Mode.STORM, seed=n, fast=True) for n in range(2, 7)),
 ]
 GAMES = [
     Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11),
