@@ -170,6 +170,21 @@ def test_a_pawn_on_a_card_of_its_own_colour_is_a_doubt_not_a_pawn() -> None:
     assert (2, 2) in unplaced
 
 
+def test_a_sure_pawn_is_reported_beside_a_look_alike_on_a_card_of_its_colour() -> None:
+    # The look-alike on a card of the pawn's own colour cannot be a sure pawn (previous
+    # test): it no longer hides the sure one, which is where the pawn stands.
+    colour = _pawn_colours()[0][0]
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in _geometry().cell_centre((3, 3)))
+    expected[y - 15 : y + 15, x - 15 : x + 15] = colour + np.array([13.5, 0.0, 0.0], np.float32)
+    lab = expected.copy()
+    _stand(lab, (3, 3), colour, 0)
+    _stand(lab, (1, 1), colour, 1)
+    found, _, unplaced = _find(lab, expected)
+    assert found == {Spirit.BOREA: Position((1, 1))}
+    assert (1, 1) not in unplaced
+
+
 def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     g = _geometry()
     expected = _board((70.0, 5.0, 10.0))
