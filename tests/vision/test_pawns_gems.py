@@ -185,6 +185,24 @@ def test_a_sure_pawn_is_reported_beside_a_look_alike_on_a_card_of_its_colour() -
     assert (1, 1) not in unplaced
 
 
+def test_a_pawn_that_changes_its_card_strongly_is_sure_though_the_card_is_near_its_colour() -> None:
+    # A pawn learned with a wide spread (shade and light): a card 35 Lab lighter is within
+    # LIKE_CARD sigmas of it, but the pawn changes that card by 35, which no faint change is.
+    colours, icovs = _pawn_colours()
+    icovs[0] = np.eye(3, dtype=np.float32) / 100.0
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    expected[y - 15 : y + 15, x - 15 : x + 15] = colours[0] + np.array([35.0, 0.0, 0.0])
+    lab = expected.copy()
+    _stand(lab, (2, 2), colours[0], 0)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(
+        lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
+    )
+    assert found == {Spirit.BOREA: Position((2, 2))}
+
+
 def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     g = _geometry()
     expected = _board((70.0, 5.0, 10.0))
