@@ -442,6 +442,7 @@ def find_pawns(
     every: list[list[tuple[float, float, float]]] = []
     cands = pawn_candidates(lab, expected, mask, colours, icovs, every)
     cands = _one_colour_per_object(cands, every, geometry)
+    seen = every
     every = _one_colour_per_object(every, every, geometry)
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
     near_grid = _beside_grid(lab, expected, mask, colours, icovs, areas[austro], geometry)
@@ -493,6 +494,16 @@ def find_pawns(
         # ...unless its own middle is too weak to be a pawn at all (a blob of card art or
         # light shaped unlike a pawn, which this sure, pawn-shaped blob outweighs).
         rivals = [b for b in rivals if not _unsure(lab, expected, colours, icovs, i, b[1], b[2])]
+        if spirit in GREYS:
+            # The white and the dark pawn differ in lightness alone: the dark pawn's lit top
+            # reads as the white one and the white one's shade as the dark one. A blob of
+            # the other grey's colour on this object leaves which of them it is unknown.
+            j = CALIBRATION_ORDER.index(GREYS[1 - GREYS.index(spirit)])
+            rivals += [
+                b
+                for b in seen[j]
+                if b[0] >= MIN_AREA * areas[j] and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
+            ]
         if rivals or (not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by)):
             why[spirit] = "rival" if rivals else "unsure"
             for b in [(area, bx, by), *rivals]:
@@ -526,6 +537,9 @@ def find_pawns(
         if len(drop) > 1:
             unplaced.add(cell)
     return found, doubtful, unplaced
+
+
+GREYS = (Spirit.BOREA, Spirit.AUSTRO)
 
 
 def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float, y: float) -> bool:

@@ -203,6 +203,20 @@ def test_a_pawn_that_changes_its_card_strongly_is_sure_though_the_card_is_near_i
     assert found == {Spirit.BOREA: Position((2, 2))}
 
 
+def test_the_white_and_the_dark_pawn_on_one_object_is_a_doubt() -> None:
+    # Borea's colour over Austro's (a lit top over a dark body, or a shade under a white
+    # pawn): which grey pawn stands there is unknown, so neither is reported.
+    colours, _ = _pawn_colours()
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    _stand(lab, (2, 2), colours[0], 0)
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    lab[y + 7 : y + 15, x - 6 : x + 6] = colours[4]
+    found, _, unplaced = _find(lab, expected)
+    assert not found
+    assert (2, 2) in unplaced
+
+
 def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     g = _geometry()
     expected = _board((70.0, 5.0, 10.0))
