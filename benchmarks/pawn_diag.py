@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.state import Position
+from zefiria.vision import pawns as pawn_stage
 from zefiria.vision import reader
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
@@ -123,6 +124,8 @@ def score(
             if pos.outside:
                 kind += " outside"
             c[f"{tag} pawn {kind}"] += 1
+            c[f"{tag} pawn missed, why: {pawn_stage.WHY_MISSED.get(spirit, '?')}"] += 1
+            kind += f" [{pawn_stage.WHY_MISSED.get(spirit, '?')}]"
             bad.append((kind, spirit, pos, got))
         elif got.outside != pos.outside or (got.outside and got.cell != pos.cell):
             c[f"{tag} pawn OUTSIDE/INSIDE confusion"] += 1

@@ -170,6 +170,53 @@ def test_a_pawn_on_a_card_of_its_own_colour_is_a_doubt_not_a_pawn() -> None:
     assert (2, 2) in unplaced
 
 
+def test_a_sure_pawn_is_reported_beside_a_look_alike_on_a_card_of_its_colour() -> None:
+    # The look-alike on a card of the pawn's own colour cannot be a sure pawn (previous
+    # test): it no longer hides the sure one, which is where the pawn stands.
+    colour = _pawn_colours()[0][0]
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in _geometry().cell_centre((3, 3)))
+    expected[y - 15 : y + 15, x - 15 : x + 15] = colour + np.array([13.5, 0.0, 0.0], np.float32)
+    lab = expected.copy()
+    _stand(lab, (3, 3), colour, 0)
+    _stand(lab, (1, 1), colour, 1)
+    found, _, unplaced = _find(lab, expected)
+    assert found == {Spirit.BOREA: Position((1, 1))}
+    assert (1, 1) not in unplaced
+
+
+def test_a_pawn_that_changes_its_card_strongly_is_sure_though_the_card_is_near_its_colour() -> None:
+    # A pawn learned with a wide spread (shade and light): a card 35 Lab lighter is within
+    # LIKE_CARD sigmas of it, but the pawn changes that card by 35, which no faint change is.
+    colours, icovs = _pawn_colours()
+    icovs[0] = np.eye(3, dtype=np.float32) / 100.0
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    expected[y - 15 : y + 15, x - 15 : x + 15] = colours[0] + np.array([35.0, 0.0, 0.0])
+    lab = expected.copy()
+    _stand(lab, (2, 2), colours[0], 0)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(
+        lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
+    )
+    assert found == {Spirit.BOREA: Position((2, 2))}
+
+
+def test_the_white_and_the_dark_pawn_on_one_object_is_a_doubt() -> None:
+    # Borea's colour over Austro's (a lit top over a dark body, or a shade under a white
+    # pawn): which grey pawn stands there is unknown, so neither is reported.
+    colours, _ = _pawn_colours()
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    _stand(lab, (2, 2), colours[0], 0)
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    lab[y + 7 : y + 15, x - 6 : x + 6] = colours[4]
+    found, _, unplaced = _find(lab, expected)
+    assert not found
+    assert (2, 2) in unplaced
+
+
 def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     g = _geometry()
     expected = _board((70.0, 5.0, 10.0))
