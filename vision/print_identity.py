@@ -186,11 +186,11 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
         return unframed
     p = float(ev.block_px)
     sep = deck.separation(k)[:, rivals]  # (B, R)
-    # Both islands at the card's alignment for k: where their prints agree, their misfits
-    # then agree exactly, and only the pixels where they differ move the discriminant.
-    at = ev.best[i, k]
-    ek = ev.block_err[i, k, at][:, None]  # (B, 1)
-    ej = ev.block_err[i, rivals, at].T  # (B, R)
+    # Each island at its own best alignment: the rival gets every chance (judged at k's,
+    # a rival a pixel off would look worse than it is); only blocks where the two prints
+    # differ count (below), so the shifts' noise elsewhere does not.
+    ek = ev.block_err[i, k, ev.best[i, k]][:, None]  # (B, 1)
+    ej = ev.block_err[i, rivals, ev.best[i, rivals]].T  # (B, R)
     # Blocks that tell the two apart and fit one of them: elsewhere an object's edges
     # (a pawn, glare) move the misfits by more than the islands' small difference there.
     seen = (np.minimum(ek, ej) / p <= OCCLUDED) & (sep / p >= TELLING)
