@@ -210,7 +210,7 @@ def _check_framing(deck: PrintDeck) -> None:
         raise CalibrationError(
             f"solved photo: the grid does not fit the cards (cards {cards} are not where "
             "their corners were found: the table's pattern taken for card edges?); lay the "
-            "cards on a plain cloth and retake"
+            "cards a finger apart, square to each other, and retake"
         )
 
 
