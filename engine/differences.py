@@ -157,7 +157,9 @@ def check_storm(state: GameState, observation: Observation) -> StormCheck:
     ``state`` is the engine's state after the round start; the camera may show the table
     before the players resolved the storm or after.
     """
-    after = _ignore_austro_exit(state, table_differences(state, observation))
+    after = table_differences(state, observation)
+    if state.active_spirit is Spirit.AUSTRO:
+        after = _ignore_austro_step(after)
     event = state.last_storm
     if event is None:
         kind: Literal["done", "no_storm"] = "no_storm"
@@ -179,16 +181,18 @@ def check_storm(state: GameState, observation: Observation) -> StormCheck:
             f"the storm anchors card {state.island_at(event.target1)} "
             f"({format_cell(event.target1)}): put a red gem on it"
         )
-    if todo and not _ignore_austro_exit(state, table_differences(before_state, observation)):
+    if todo and not _ignore_austro_step(table_differences(before_state, observation)):
         return StormCheck("pending", tuple(after), todo)
     return StormCheck("wrong", tuple(after), describe_differences(after, state))
 
 
-def _ignore_austro_exit(state: GameState, diffs: list[Difference]) -> list[Difference]:
-    """Drop Austro seen on his card when the engine already has him beside it, or back.
+def _ignore_austro_step(diffs: list[Difference]) -> list[Difference]:
+    """Drop Austro seen on his card when the engine has him beside it, or back.
 
     At the start of his turn Austro steps off his card; whether the player has done it yet
-    when the camera looks does not matter to the storm.
+    when the camera looks does not matter to the storm. (Only then: when his turn has just
+    ended, he must land on his card before the next player moves, so the storm check keeps
+    that difference, unless it is asking for the storm itself first.)
     """
 
     def same_place(d: Difference) -> bool:

@@ -365,6 +365,30 @@ def test_check_storm_pending_done_and_wrong() -> None:
     assert wrong.kind == "wrong"
 
 
+def test_check_storm_keeps_austro_landing_but_not_his_exit() -> None:
+    """Austro beside his card is fine while he plays, not once his turn has ended.
+
+    (A 2-player storm demo: Austro ended the round at 0 AP, so the engine landed him on
+    card 22; the storm changed nothing on the table, the check said "done", nobody put him
+    on his card, and Jugo's next legal Fly was refused because Austro was "out of place".)
+    """
+    landed = turn_state({J: (0, 0), A: (4, 2)}, J, mode=Mode.STORM)
+    event = StormEvent(
+        2, Tornado(1), landed.config.deck.grids[0], 0, (1, 1), (1, 3), StormEffect.SWAPPED
+    )
+    landed = replace(swap_cards(landed, (1, 1), (1, 3)), last_storm=event)
+    beside = replace(landed, pawns=(landed.pawns[0], Position((4, 2), outside=True)))
+    not_landed = check_storm(landed, seen(beside))
+    assert not_landed.kind == "wrong"
+    assert not_landed.differences == (
+        PawnDifference(A, Position((4, 2)), Position((4, 2), outside=True)),
+    )
+    # His own turn: on his card or already stepped off it, the storm is done either way.
+    playing = replace(landed, active=1, pawns=beside.pawns)
+    assert check_storm(playing, seen(landed)).kind == "done"
+    assert check_storm(playing, seen(playing)).kind == "done"
+
+
 # -- the camera contract -------------------------------------------------------------------------
 def test_observation_from_reading() -> None:
     reading = {
