@@ -123,7 +123,7 @@ def _serve(
     try:
         camera = open_camera(config.camera)
     except CameraError as exc:
-        screen(MessageView("Camera", str(exc)))
+        screen(MessageView(word(config.language, "camera"), str(exc)))
         return _fail(str(exc))
 
     profiles = [profile]  # the menu may recalibrate: the reader reads with the latest
@@ -155,15 +155,17 @@ def _serve(
             try:
                 calibrate()
             except CalibrationCancelled as cancelled:
-                return _power_off(screen) if cancelled.shutdown else 0
+                return _power_off(screen, config.language) if cancelled.shutdown else 0
         while True:
             referee, note = open_referee(journal, history, None)
             print(note, flush=True)
             if referee is None:
                 try:
-                    setup = choose_setup(controls, screen, config.language, watchdog.kick)
+                    setup = choose_setup(
+                        controls, screen, config.language, watchdog.kick, calibrate
+                    )
                 except MenuClosed as closed:
-                    return _power_off(screen) if closed.shutdown else 0
+                    return _power_off(screen, config.language) if closed.shutdown else 0
                 if config.deck is not None:
                     setup = replace(setup, deck=str(config.deck))
                 referee, note = open_referee(journal, history, setup)
@@ -185,7 +187,7 @@ def _serve(
                 # The journal keeps the game: it resumes when the camera is back.
                 return _fail(f"{session.failure}; the game is kept and resumes at the next start")
             if session.shutdown:
-                return _power_off(screen)
+                return _power_off(screen, config.language)
             if session.stopped:
                 return 0
     finally:
@@ -193,13 +195,14 @@ def _serve(
         camera.close()
 
 
-def _power_off(screen: Any) -> int:
+def _power_off(screen: Any, lang: str) -> int:
     """The long press on Undo: everything is on disk already, so say so and power off."""
     import subprocess
 
     from zefiria.device.display.screens import MessageView
+    from zefiria.device.referee.words import word
 
-    screen(MessageView("Zefiria", "safe to unplug when the green light is off"))
+    screen(MessageView("Zefiria", word(lang, "unplug")))
     # The journal is fsynced after every move: nothing is left to save. logind lets the
     # service's user power off (the polkit rule systemd/install.sh installs).
     done = subprocess.run(["systemctl", "poweroff"], check=False)

@@ -2,6 +2,8 @@
 
 Players, mode, solo difficulty, the spirits in turn order and the language: everything
 :class:`~zefiria.device.referee.loop.Setup` needs. The grid is not asked: the camera reads it.
+The players question also offers to calibrate the camera again (the mast was moved, a new
+table, other light), since the players at the table have no terminal to run it from.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from zefiria.device.display.screens import MenuView, Screen
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode
 
+from .calibration import CalibrationCancelled
 from .loop import Setup
 from .session import Controls
 
@@ -64,8 +67,13 @@ def choose_setup(
     show: Callable[[Screen], None],
     lang: str = "en",
     idle: Callable[[], object] = lambda: None,
+    calibrate: Callable[[], object] | None = None,
 ) -> Setup:
-    """Ask the players for a game; raise :class:`MenuClosed` if they quit."""
+    """Ask the players for a game; raise :class:`MenuClosed` if they quit.
+
+    With ``calibrate``, the players question has a last option that runs it and asks again
+    (a cancelled calibration keeps the old profile; a shutdown asked there closes the menu).
+    """
 
     def ask(title: str, options: Sequence[tuple[str, T]], selected: int = 0) -> T:
         return pick(controls, show, title, options, selected, idle)
@@ -76,11 +84,18 @@ def choose_setup(
         0 if lang == "en" else 1,
     )
     it = lang == "it"
-    players = ask(
-        "Giocatori" if it else "Players",
-        [("1 (solo)", 1), ("2", 2), ("3", 3), ("4", 4)],
-        1,
-    )
+    counts = [("1 (solo)", 1), ("2", 2), ("3", 3), ("4", 4)]
+    if calibrate is not None:
+        counts.append(("Calibra camera" if it else "Calibrate camera", 0))
+    players = 0
+    while players == 0:
+        players = ask("Giocatori" if it else "Players", counts, 1)
+        if players == 0 and calibrate is not None:
+            try:
+                calibrate()
+            except CalibrationCancelled as cancelled:
+                if cancelled.shutdown:
+                    raise MenuClosed("calibration", shutdown=True) from cancelled
     mode = ask(
         "Modo" if it else "Mode",
         [("Standard", Mode.STANDARD), ("Storm", Mode.STORM)],

@@ -203,6 +203,43 @@ def test_the_setup_menu_is_answered_with_the_buttons() -> None:
         choose_setup(controls, shown.append)
 
 
+def test_the_setup_menu_can_calibrate_the_camera_first() -> None:
+    from zefiria.device.controls.events import EventQueue
+    from zefiria.device.referee.calibration import CalibrationCancelled
+    from zefiria.device.referee.menu import MenuClosed, choose_setup
+
+    controls = EventQueue()
+    calibrations: list[str] = []
+
+    def calibrate() -> None:
+        calibrations.append("done")
+        if len(calibrations) == 2:
+            raise CalibrationCancelled()  # a cancel keeps the old profile: ask again
+
+    # English; Players: up from "2" to "1 (solo)" then up again wraps to the calibration.
+    presses = [Event.OK, Event.UNDO, Event.UNDO, Event.OK]  # calibrate once
+    presses += [Event.UNDO, Event.UNDO, Event.OK]  # calibrate again, cancelled
+    presses += [Event.OK, Event.OK, Event.OK, Event.OK]  # 2 players, standard, Borea, Jugo
+    for event in presses:
+        controls.put(event)
+    shown: list[MenuView] = []
+    setup = choose_setup(controls, shown.append, calibrate=calibrate)  # type: ignore[arg-type]
+    assert calibrations == ["done", "done"]
+    assert (setup.players, setup.mode, setup.spirits) == (
+        2,
+        Mode.STANDARD,
+        (Spirit.BOREA, Spirit.JUGO),
+    )
+    assert "Calibrate camera" in shown[1].items
+    # Without a calibrator (the demo, the tests) the option is not offered.
+    controls.put(Event.OK)
+    controls.put(Event.QUIT)
+    shown.clear()
+    with pytest.raises(MenuClosed):
+        choose_setup(controls, shown.append)  # type: ignore[arg-type]
+    assert "Calibrate camera" not in shown[-1].items
+
+
 def test_a_pawn_of_a_spirit_not_playing_changes_nothing(tmp_path: Path) -> None:
     sim, _, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)  # Borea and Etesia
     while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
