@@ -50,11 +50,34 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
     if not big:
         return False
     detail, ref_detail = _detail(lab), _detail(ref)
-    return any(not _see_through(detail, ref_detail, labels == k) for k in big)
+    for k in big:
+        region = labels == k
+        need = GLARE_SEE_THROUGH if _added_light(lab, ref, region) else SEE_THROUGH
+        if not _see_through(detail, ref_detail, region, need):
+            return True
+    return False
 
 
 SEE_THROUGH = 0.6  # correlation of the table's fine detail with the calibration's...
 MIN_TEXTURE = 1.0  # ...where the table has at least this much of it (L, standard deviation)
+# Glare is light added on top of the table: brighter everywhere, no more colourful. Its own
+# steep slope and the clipped pixels at its heart blur the detail (a lamp's reflection
+# that moved beside the grid correlated 0.53), so less correlation is asked of it. Hands
+# and sleeves that happen to be brighter and greyer than the table hide its texture
+# entirely (correlation under 0.1 on the DEV decks' hand scenes).
+GLARE_SEE_THROUGH = 0.4
+GLARE_MIN_GAIN = 0.0  # L: the 5th percentile of the brightening must be above this...
+GLARE_MAX_CHROMA = 2.0  # ...and the median chroma may grow by this much at most
+
+
+def _added_light(lab: F32, ref: F32, region: NDArray[np.bool_]) -> bool:
+    """Whether ``region`` changed as glare does: brighter throughout, and no more colourful."""
+    gain = lab[..., 0][region] - ref[..., 0][region]
+    if float(np.percentile(gain, 5)) <= GLARE_MIN_GAIN:
+        return False
+    chroma = np.hypot(lab[..., 1][region], lab[..., 2][region])
+    ref_chroma = np.hypot(ref[..., 1][region], ref[..., 2][region])
+    return float(np.median(chroma) - np.median(ref_chroma)) <= GLARE_MAX_CHROMA
 
 
 def _detail(lab: F32) -> F32:
@@ -64,7 +87,9 @@ def _detail(lab: F32) -> F32:
     return out
 
 
-def _see_through(detail: F32, ref_detail: F32, region: NDArray[np.bool_]) -> bool:
+def _see_through(
+    detail: F32, ref_detail: F32, region: NDArray[np.bool_], need: float = SEE_THROUGH
+) -> bool:
     """Whether the table's own texture still shows in ``region``: glare or a shadow that
     moved between photos changes the light there but hides nothing, while a hand or an arm
     hides the table. A plain table cannot tell them apart: then it is not see-through."""
@@ -72,4 +97,4 @@ def _see_through(detail: F32, ref_detail: F32, region: NDArray[np.bool_]) -> boo
     if float(b.std()) < MIN_TEXTURE:
         return False
     corr = float(((a - a.mean()) * (b - b.mean())).mean()) / (float(a.std() * b.std()) + 1e-6)
-    return corr > SEE_THROUGH
+    return corr > need

@@ -187,6 +187,37 @@ def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> 
 
 
 @pytest.mark.slow
+def test_clipped_glare_is_no_hand_but_a_pale_sleeve_is() -> None:
+    """A reflection bright enough to clip at its heart, beside the grid, is still glare.
+
+    (The demo's table session 12 had one below the grid in its pawns photo: the detail
+    there correlated only 0.53 with the solved photo's, and calibration was refused as
+    "hand or object over the cards".) A grey sleeve, brighter and less colourful than the
+    table just like glare, hides the texture and stays a hand.
+    """
+    profile = _profile(*FRAMED)
+    g = profile.geometry
+    rng = np.random.default_rng(5)
+    ref = calibration_lab(profile).copy()
+    h, w = ref.shape[:2]
+    ref[..., 0] += cv2.GaussianBlur(rng.normal(0, 4, (h, w)).astype(np.float32), (0, 0), 1.0)
+    ref[..., 1:] = (8.0, 22.0)  # a brown (wood) table
+    y = round(g.cell_centre((2, 0))[1])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = 60.0 * np.exp(-(xx**2 / (2 * 16.0**2) + (yy - y) ** 2 / (2 * 12.0**2)))
+    glare = ref.copy()
+    glare[..., 0] = np.minimum(glare[..., 0] + spot, 100.0)  # a quarter of it clipped
+    glare[..., 1:] *= (1.0 - 0.5 * np.minimum(spot / 60.0, 1.0))[..., None]  # washed out
+    assert not hand_from_outside(glare, ref, profile)
+    # (clipped over half its area, a reflection hides as much texture as a hand, and is
+    # taken for one: the reading waits, the lamp must move)
+    sleeve = ref.copy()
+    band = (slice(y - round(0.3 * g.pitch), y + round(0.3 * g.pitch)), slice(0, 45))
+    sleeve[band] = np.array([float(np.median(ref[..., 0])) + 30.0, 1.0, 2.0], np.float32)
+    assert hand_from_outside(sleeve, ref, profile)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("session", [TOUCHING, LAMP])
 def test_cards_beside_lit_table_are_calibrated_on_their_cards(session: tuple[int, int]) -> None:
     # (the outline's lattice is a first guess, half a cell off at worst: the cards' own

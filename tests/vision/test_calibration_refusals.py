@@ -40,3 +40,15 @@ def test_a_right_grid_with_a_few_unframed_cards_is_kept() -> None:
     found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
     truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
     assert np.linalg.norm(found - truth, axis=1).max() < 4.0
+
+
+@pytest.mark.slow
+def test_glare_that_moved_between_the_two_photos_is_no_hand() -> None:
+    """`zefiria demo --table 12`: a lamp's reflection below the grid in the pawns photo only.
+
+    The self-check reading of the pawns photo took it for an arm reaching in ("pawns photo
+    cannot be read back: hand or object over the cards") and every demo on that table failed.
+    """
+    solved, pawns = random_setup(12, 1).calibration()
+    profile = calibrate(solved.image, pawns.image)
+    assert profile.card_quads is not None
