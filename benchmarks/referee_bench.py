@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zefiria.device.referee.demo import DemoOptions, run_demo  # noqa: E402
+from zefiria.device.referee.demo import DEMO_TABLE, DemoOptions, run_demo  # noqa: E402
 from zefiria.device.referee.loop import Setup  # noqa: E402
 from zefiria.device.referee.simulation import SimulationError  # noqa: E402
 from zefiria.engine.spirits import Spirit  # noqa: E402
@@ -43,6 +43,18 @@ DEMOS = [
     DemoOptions(players=3, mode=Mode.STANDARD, seed=3, fast=True),
     # the other 2-player demos of `zefiria demo --fast --seed N`
     *(DemoOptions(players=2, mode=Mode.STORM, seed=n, fast=True) for n in range(2, 7)),
+    # other tables (light, camera pose, card layout: `zefiria demo --table N`), one game each
+    # on table sessions 11-18, whatever happens there: 1-4 players in turn, storm and standard
+    *(
+        DemoOptions(
+            players=1 + (t - 11) % 4,
+            mode=Mode.STORM if t % 2 else Mode.STANDARD,
+            seed=t,
+            table=t,
+            fast=True,
+        )
+        for t in range(11, 19)
+    ),
 ]
 GAMES = [
     Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11),
@@ -70,6 +82,8 @@ def end_to_end(quick: bool) -> list[dict[str, Any]]:
     for options in DEMOS[:1] if quick else DEMOS:
         out = Path(tempfile.mkdtemp(prefix="referee-bench-"))
         label = f"{options.players}p {options.mode.value} seed {options.seed}"
+        if options.table != DEMO_TABLE:
+            label += f" table {options.table}"
         started = time.perf_counter()
         try:
             report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
@@ -172,21 +186,26 @@ def write(
         "",
         "Each game is `zefiria demo --fast` with the options shown.",
         "",
+        'Players help the camera when it asks: *vouched* counts the "is the pawn on its card?" '
+        "questions answered OK (the camera missed a pawn that was there), *re-reads* the still "
+        "tables it could not read until a player straightened something.",
+        "",
         "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
-        "still -> verdict | photos | time | result |",
-        "|---|---|---|---|---|---|---|---|",
+        "still -> verdict | photos | vouched / re-reads | time | result |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in e2e:
         if "error" in r:
             lines.append(
-                f"| {r['game']} | - | - | - | - | - | {r['seconds']:.0f} s | "
+                f"| {r['game']} | - | - | - | - | - | - | {r['seconds']:.0f} s | "
                 f"stopped: {r['error']} |"
             )
             continue
         lines.append(
             f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
-            f"{_times(r['times'])} | {r['photos']} | {r['seconds']:.0f} s | "
+            f"{_times(r['times'])} | {r['photos']} | {r['pawns_vouched']} / {r['rereads']} | "
+            f"{r['seconds']:.0f} s | "
             + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )
     lines += [
