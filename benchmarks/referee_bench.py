@@ -187,11 +187,12 @@ def write(
         "Each game is `zefiria demo --fast` with the options shown.",
         "",
         'Players help the camera when it asks: *vouched* counts the "is the pawn on its card?" '
-        "questions answered OK (the camera missed a pawn that was there), *re-reads* the still "
+        "questions answered OK (the camera missed a pawn that was there), *gems asked* the "
+        '"red gem taken?" questions (a pawn stands where a gem went), *re-reads* the still '
         "tables it could not read until a player straightened something.",
         "",
         "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
-        "still -> verdict | photos | vouched / re-reads | time | result |",
+        "still -> verdict | photos | vouched / gems asked / re-reads | time | result |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in e2e:
@@ -204,7 +205,8 @@ def write(
         lines.append(
             f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
-            f"{_times(r['times'])} | {r['photos']} | {r['pawns_vouched']} / {r['rereads']} | "
+            f"{_times(r['times'])} | {r['photos']} | "
+            f"{r['pawns_vouched']} / {r['gems_asked']} / {r['rereads']} | "
             f"{r['seconds']:.0f} s | "
             + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )

@@ -96,6 +96,7 @@ class DemoReport:
             "instructions_carried_out": self.tally.instructions,
             "rereads": self.tally.rereads,
             "pawns_vouched": self.tally.vouched,
+            "gems_asked": self.tally.gems_asked,
             "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),

@@ -28,6 +28,7 @@ from zefiria.engine.actions import (
     EndTurn,
     Leave,
     Place,
+    Retrieve,
     Spend,
 )
 from zefiria.engine.deck import default_deck, load_deck
@@ -35,7 +36,7 @@ from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
 from zefiria.engine.explain import explain
 from zefiria.engine.game import Game
-from zefiria.engine.grid import CORNERS, nearest_edge_cells
+from zefiria.engine.grid import CORNERS, Cell, nearest_edge_cells
 from zefiria.engine.notation import describe_action, format_action, format_cell, parse_action
 from zefiria.engine.observation import (
     Observation,
@@ -100,6 +101,10 @@ class Outcome:
     # UNSEEN_LOOKS photos: the screen asks the players, and OK answers "it is on its card".
     unseen: tuple[Spirit, ...] = ()
     ask: bool = False
+    # "unreadable" with ``ask``: the move seen takes these cards' red gems, but a pawn now
+    # stands on the card (or the card was not read), so the camera cannot tell a gem taken
+    # from a gem hidden under the pawn. OK answers "taken", Undo "still there".
+    gems: tuple[Cell, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,8 @@ class Referee:
         self._confirm_looks = 0  # photos asked for before refusing a move
         self._unseen_looks = 0  # photos in a row missing a pawn of the game
         self._vouched: frozenset[Spirit] = frozenset()  # unseen pawns the players vouched for
+        self._gems_taken: frozenset[Cell] = frozenset()  # "yes, that gem was taken"
+        self._gems_kept: frozenset[Cell] = frozenset()  # "no, that gem is still on its card"
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -253,6 +260,7 @@ class Referee:
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
         self._seen = observation
+        observation = self._with_kept_gems(observation)
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
             return self._compare(state, observation, self._w("choose_first"))
@@ -273,6 +281,9 @@ class Referee:
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
+            hidden = self._gems_maybe_hidden(verdict.best.actions, observation)
+            if hidden:
+                return self._ask_gems(hidden)
             # Cheapest first: the players pay the least the rules allow for what they did
             # (Undo is there when they meant a dearer explanation).
             outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
@@ -332,6 +343,54 @@ class Referee:
                 filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
         return filled
 
+    def _gems_maybe_hidden(
+        self, actions: tuple[Action, ...], observation: Observation
+    ) -> tuple[Cell, ...]:
+        """Gems the explanation takes that the camera could not have seen go.
+
+        A pawn flown onto an anchored card may stand on its gem: the photo then shows no gem
+        there, which the cheapest explanation reads as "retrieved, then flown there" (legal)
+        when the player broke the anchor. A card not read for sure hides its gem the same way.
+        No camera can tell these apart, so the players say which it was.
+        """
+        under_pawns = {p.cell for p in observation.pawns.values() if not p.outside}
+        hidden = {
+            a.cell
+            for a in actions
+            if isinstance(a, Retrieve)
+            and a.cell not in self._gems_taken
+            and (a.cell in under_pawns or a.cell in observation.wildcards)
+        }
+        return tuple(sorted(hidden))
+
+    def _ask_gems(self, cells: tuple[Cell, ...]) -> Outcome:
+        state = self.state
+        islands = ", ".join(str(state.island_at(c)) for c in cells)
+        return Outcome("unreadable", self._w("gem_ask", islands=islands), gems=cells, ask=True)
+
+    def vouch_gems_taken(self, cells: tuple[Cell, ...]) -> None:
+        """The players say these cards' gems were taken (a Retrieve): judge the move so."""
+        self._gems_taken = self._gems_taken | frozenset(cells)
+
+    def deny_gems_taken(self, cells: tuple[Cell, ...]) -> None:
+        """The players say these gems are still on their cards: read them there.
+
+        The next photos are judged afresh with the gems in place, so a pawn standing on one
+        is a Fly onto an anchored card, refused like any illegal move.
+        """
+        self._gems_kept = self._gems_kept | frozenset(cells)
+        self._seen = None
+
+    def _with_kept_gems(self, observation: Observation) -> Observation:
+        kept = self._gems_kept
+        if not kept:
+            return observation
+        # The players' word settles the gem; a card read for sure is no longer in doubt.
+        sure = {c for c in kept if observation.island_at(c) is not None}
+        return replace(
+            observation, gems=observation.gems | kept, uncertain=observation.uncertain - sure
+        )
+
     def table_disturbed(self) -> None:
         """The table was used for something else (a calibration): check it before judging."""
         self._forget_looks()
@@ -344,6 +403,8 @@ class Referee:
         self._confirm_looks = 0
         self._unseen_looks = 0
         self._vouched = frozenset()
+        self._gems_taken = frozenset()
+        self._gems_kept = frozenset()
 
     def _in_sync(self) -> Outcome:
         self._forget_looks()

@@ -30,6 +30,7 @@ from zefiria.device.display.screens import (
     StormView,
 )
 from zefiria.engine.actions import Action, Place
+from zefiria.engine.grid import Cell
 from zefiria.engine.notation import describe_action, format_cell
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase, StormEffect
@@ -101,11 +102,17 @@ class Session:
         self._asked = ""  # the question on screen, so it is drawn once
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
         self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
+        self._asked_gems: tuple[Cell, ...] = ()  # gems the screen asks about: taken or not?
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
         """The pawns the screen asks about ("is it on its card?"); OK answers yes."""
         return self._asked_unseen
+
+    @property
+    def asking_gems(self) -> tuple[Cell, ...]:
+        """The cards whose gems the screen asks about ("taken?"); OK: yes, Undo: no."""
+        return self._asked_gems
 
     def _w(self, key: str, **values: object) -> str:
         return word(self.referee.setup.lang, key, **values)
@@ -175,6 +182,9 @@ class Session:
                 # The answer to "is it on its card?": yes, read it on the card the screen named.
                 referee.vouch_unseen(self._asked_unseen)
                 self._asked_unseen = ()
+            if self._asked_gems:
+                referee.vouch_gems_taken(self._asked_gems)
+                self._asked_gems = ()
             self.watcher.forget()
             return self.read_now()
         if event in (Event.QUIT, Event.SHUTDOWN):
@@ -183,6 +193,12 @@ class Session:
             return None
         if not referee.started:
             return None
+        if event is Event.UNDO and self._asked_gems:
+            # The answer to "gem taken?": no, it is still on its card (not an undo).
+            referee.deny_gems_taken(self._asked_gems)
+            self._asked_gems = ()
+            self.watcher.forget()
+            return self.read_now()
         if event is Event.UNDO:
             outcome = referee.undo()
         elif event is Event.END_TURN:
@@ -297,8 +313,9 @@ class Session:
         kind = outcome.kind
         score = f"{outcome.score} VP: " if outcome.score is not None else ""
         self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
-        already_asked = self._asked_unseen
+        already_asked = bool(self._asked_unseen or self._asked_gems)
         self._asked_unseen = outcome.unseen if outcome.ask else ()
+        self._asked_gems = outcome.gems if outcome.ask else ()
         if kind == "unreadable":
             if outcome.ask:
                 # Looking again has not found the pawn: the players must know which one and

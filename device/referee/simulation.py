@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from zefiria.device.controls.events import Event, EventQueue
 from zefiria.engine.actions import Action, EndTurn, Spend
-from zefiria.engine.grid import ISLANDS
+from zefiria.engine.grid import ISLANDS, Cell
 from zefiria.engine.rules import apply_action, legal_actions
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase
@@ -53,6 +53,7 @@ class Tally:
     rereads: int = 0  # unreadable still tables that needed OK pressed
     vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
     withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
+    gems_asked: int = 0  # "gem taken?" answered (a pawn or a doubt over the card's gem)
 
     @property
     def correct(self) -> bool:
@@ -237,6 +238,12 @@ class Simulation:
                 self.table.match(self.referee.state)
                 self.log("  the camera cannot see the pawn there: the move is taken back")
 
+        def answer_gems(cells: tuple[Cell, ...]) -> None:
+            # "Red gem of card 20 taken?" The players look: OK if it is gone, Undo if not.
+            self.tally.gems_asked += 1
+            still_there = any(c in self.table.scene().gems for c in cells)
+            self._press(Event.UNDO if still_there else Event.OK)
+
         for _ in range(MAX_FRAMES_PER_MOVE):
             outcome = self.session.step()
             if self.session.stopped:
@@ -248,7 +255,9 @@ class Simulation:
                     # straightened cards look the same): press OK, as a player would, unless
                     # OK would say yes to a pawn the screen asks about and that is elsewhere.
                     asked = self.session.asking_unseen
-                    if asked and not self._pawns_where_the_game_has_them(asked):
+                    if self.session.asking_gems:
+                        answer_gems(self.session.asking_gems)
+                    elif asked and not self._pawns_where_the_game_has_them(asked):
                         answer(asked)
                     else:
                         self._press(Event.OK)
@@ -258,7 +267,9 @@ class Simulation:
                 self.last_outcome = outcome
                 return outcome
             last = outcome.message
-            if outcome.ask:
+            if outcome.ask and outcome.gems:
+                answer_gems(outcome.gems)
+            elif outcome.ask:
                 answer(outcome.unseen)
             elif not self.table.busy:
                 straighten()
