@@ -101,9 +101,9 @@ class Outcome:
     # UNSEEN_LOOKS photos: the screen asks the players, and OK answers "it is on its card".
     unseen: tuple[Spirit, ...] = ()
     ask: bool = False
-    # "unreadable" with ``ask``: the move seen takes these cards' red gems, but a pawn now
-    # stands on the card (or the card was not read), so the camera cannot tell a gem taken
-    # from a gem hidden under the pawn. OK answers "taken", Undo "still there".
+    # "unreadable" with ``ask``: whether these cards carry a red gem decides the verdict and
+    # the camera cannot tell (a pawn stands on the card, or the card was not read): OK
+    # answers "no gem there", Undo "a gem lies there".
     gems: tuple[Cell, ...] = ()
 
 
@@ -166,8 +166,9 @@ class Referee:
         self._confirm_looks = 0  # photos asked for before refusing a move
         self._unseen_looks = 0  # photos in a row missing a pawn of the game
         self._vouched: frozenset[Spirit] = frozenset()  # unseen pawns the players vouched for
-        self._gems_taken: frozenset[Cell] = frozenset()  # "yes, that gem was taken"
-        self._gems_kept: frozenset[Cell] = frozenset()  # "no, that gem is still on its card"
+        # Cards the players said carry no red gem / carry one, when the camera could not tell.
+        self._gems_gone: frozenset[Cell] = frozenset()
+        self._gems_kept: frozenset[Cell] = frozenset()
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -260,7 +261,7 @@ class Referee:
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
         self._seen = observation
-        observation = self._with_kept_gems(observation)
+        observation = self._with_said_gems(observation)
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
             return self._compare(state, observation, self._w("choose_first"))
@@ -283,7 +284,7 @@ class Referee:
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
             hidden = self._gems_maybe_hidden(verdict.best.actions, observation)
             if hidden:
-                return self._ask_gems(hidden)
+                return self._ask_gems(hidden, "gem_taken_ask")
             # Cheapest first: the players pay the least the rules allow for what they did
             # (Undo is there when they meant a dearer explanation).
             outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
@@ -296,6 +297,9 @@ class Referee:
             self._confirm_looks += 1
             self._seen = None  # judge the next photo on its own
             return Outcome("unreadable", self._w("checking"))
+        fringe = self._gems_maybe_fringe(state, observation)
+        if fringe:
+            return self._ask_gems(fringe, "gem_there_ask")
         self._forget_looks()  # the players will put things back: a new table to look at
         storm = check_storm(state, observation) if state.last_storm is not None else None
         if storm is not None and storm.kind == "pending":
@@ -353,43 +357,60 @@ class Referee:
         when the player broke the anchor. A card not read for sure hides its gem the same way.
         No camera can tell these apart, so the players say which it was.
         """
-        under_pawns = {p.cell for p in observation.pawns.values() if not p.outside}
+        under_pawns = _under_pawns(observation)
         hidden = {
             a.cell
             for a in actions
             if isinstance(a, Retrieve)
-            and a.cell not in self._gems_taken
+            and a.cell not in self._gems_gone
             and (a.cell in under_pawns or a.cell in observation.wildcards)
         }
         return tuple(sorted(hidden))
 
-    def _ask_gems(self, cells: tuple[Cell, ...]) -> Outcome:
+    def _gems_maybe_fringe(self, state: GameState, observation: Observation) -> tuple[Cell, ...]:
+        """Gems seen under pawns, not in the game, without which the change would be legal.
+
+        A pawn's reddish fringe or shadow on its card can pass for a gem (a spirit landing on
+        the card whose gem was just retrieved): asked about before a legal move is refused.
+        """
+        doubtful = (observation.gems & _under_pawns(observation)) - set(state.anchored)
+        doubtful -= self._gems_kept
+        if not doubtful:
+            return ()
+        without = replace(observation, gems=observation.gems - doubtful)
+        if explain(state, without).kind == "illegal":
+            return ()
+        return tuple(sorted(doubtful))
+
+    def _ask_gems(self, cells: tuple[Cell, ...], key: str) -> Outcome:
         state = self.state
         islands = ", ".join(str(state.island_at(c)) for c in cells)
-        return Outcome("unreadable", self._w("gem_ask", islands=islands), gems=cells, ask=True)
+        return Outcome("unreadable", self._w(key, islands=islands), gems=cells, ask=True)
 
-    def vouch_gems_taken(self, cells: tuple[Cell, ...]) -> None:
-        """The players say these cards' gems were taken (a Retrieve): judge the move so."""
-        self._gems_taken = self._gems_taken | frozenset(cells)
+    def say_no_gems(self, cells: tuple[Cell, ...]) -> None:
+        """The players say these cards carry no red gem (taken, or never there)."""
+        self._gems_gone = self._gems_gone | frozenset(cells)
+        self._gems_kept = self._gems_kept - frozenset(cells)
 
-    def deny_gems_taken(self, cells: tuple[Cell, ...]) -> None:
-        """The players say these gems are still on their cards: read them there.
+    def say_gems_there(self, cells: tuple[Cell, ...]) -> None:
+        """The players say a red gem lies on each of these cards: read them there.
 
         The next photos are judged afresh with the gems in place, so a pawn standing on one
         is a Fly onto an anchored card, refused like any illegal move.
         """
         self._gems_kept = self._gems_kept | frozenset(cells)
+        self._gems_gone = self._gems_gone - frozenset(cells)
         self._seen = None
 
-    def _with_kept_gems(self, observation: Observation) -> Observation:
-        kept = self._gems_kept
-        if not kept:
+    def _with_said_gems(self, observation: Observation) -> Observation:
+        gone, kept = self._gems_gone, self._gems_kept
+        if not gone and not kept:
             return observation
         # The players' word settles the gem; a card read for sure is no longer in doubt.
-        sure = {c for c in kept if observation.island_at(c) is not None}
-        return replace(
-            observation, gems=observation.gems | kept, uncertain=observation.uncertain - sure
-        )
+        said = gone | kept
+        sure = {c for c in said if observation.island_at(c) is not None}
+        gems = (observation.gems - gone) | kept
+        return replace(observation, gems=gems, uncertain=observation.uncertain - sure)
 
     def table_disturbed(self) -> None:
         """The table was used for something else (a calibration): check it before judging."""
@@ -403,7 +424,7 @@ class Referee:
         self._confirm_looks = 0
         self._unseen_looks = 0
         self._vouched = frozenset()
-        self._gems_taken = frozenset()
+        self._gems_gone = frozenset()
         self._gems_kept = frozenset()
 
     def _in_sync(self) -> Outcome:
@@ -672,6 +693,11 @@ class Referee:
             rating=words,
             record=dumps_record(record),
         )
+
+
+def _under_pawns(observation: Observation) -> set[Cell]:
+    """Cards a pawn stands on: the camera cannot be sure of a gem there, either way."""
+    return {p.cell for p in observation.pawns.values() if not p.outside}
 
 
 def _playing_pawns(reading: dict[str, Any], state: GameState) -> dict[str, Any]:

@@ -111,7 +111,7 @@ class Session:
 
     @property
     def asking_gems(self) -> tuple[Cell, ...]:
-        """The cards whose gems the screen asks about ("taken?"); OK: yes, Undo: no."""
+        """The cards the screen asks about: OK says no gem lies there, Undo that one does."""
         return self._asked_gems
 
     def _w(self, key: str, **values: object) -> str:
@@ -183,7 +183,7 @@ class Session:
                 referee.vouch_unseen(self._asked_unseen)
                 self._asked_unseen = ()
             if self._asked_gems:
-                referee.vouch_gems_taken(self._asked_gems)
+                referee.say_no_gems(self._asked_gems)
                 self._asked_gems = ()
             self.watcher.forget()
             return self.read_now()
@@ -194,8 +194,8 @@ class Session:
         if not referee.started:
             return None
         if event is Event.UNDO and self._asked_gems:
-            # The answer to "gem taken?": no, it is still on its card (not an undo).
-            referee.deny_gems_taken(self._asked_gems)
+            # The answer to a gem question: a gem lies on the card (not an undo).
+            referee.say_gems_there(self._asked_gems)
             self._asked_gems = ()
             self.watcher.forget()
             return self.read_now()

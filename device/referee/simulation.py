@@ -53,7 +53,7 @@ class Tally:
     rereads: int = 0  # unreadable still tables that needed OK pressed
     vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
     withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
-    gems_asked: int = 0  # "gem taken?" answered (a pawn or a doubt over the card's gem)
+    gems_asked: int = 0  # "a red gem on card N?" answered (the camera cannot tell: a pawn on it)
 
     @property
     def correct(self) -> bool:

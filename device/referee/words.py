@@ -38,7 +38,8 @@ WORDS: dict[str, dict[str, str]] = {
             "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo"
         ),
         "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
-        "gem_ask": "Red gem of card {islands} taken? OK: yes. Undo: no, it is still there",
+        "gem_taken_ask": "Red gem of card {islands} taken? OK: yes. Undo: no, it is still there",
+        "gem_there_ask": "A red gem on card {islands}? OK: no. Undo: yes, there is one",
         "game_over": "the game is over",
         "bad_layout": "this layout cannot start a game: {why}",
         "on_a_corner": "{who} must stand on a corner card",
@@ -113,7 +114,10 @@ WORDS: dict[str, dict[str, str]] = {
             "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. Annulla: annulla"
         ),
         "pawns_ask": "Non vedo le pedine di {names}: sono sulle carte? OK: sì. Annulla: annulla",
-        "gem_ask": "Presa la gemma rossa della carta {islands}? OK: sì. Annulla: no, è ancora lì",
+        "gem_taken_ask": (
+            "Presa la gemma rossa della carta {islands}? OK: sì. Annulla: no, è ancora lì"
+        ),
+        "gem_there_ask": "Una gemma rossa sulla carta {islands}? OK: no. Annulla: sì, c'è",
         "game_over": "la partita è finita",
         "bad_layout": "questa griglia non può iniziare una partita: {why}",
         "on_a_corner": "{who} deve stare su una carta d'angolo",

@@ -48,3 +48,40 @@ def test_a_fly_onto_an_anchored_card_hiding_its_gem_is_refused(tmp_path: Path, s
     assert reader.hid > 0 and tally.gems_asked > 0
     assert tally.wrong == [], tally.wrong
     assert tally.refused == tally.illegal and tally.accepted == tally.legal
+
+
+class FringeReader(TruthReader):
+    """The truth, plus a gem seen under the pawn that moved last, for as long as it stays."""
+
+    def __init__(self, table: VirtualTable) -> None:
+        super().__init__(table)
+        self.last: dict[str, Any] = {}
+        self.fringe: list[int] | None = None
+        self.phantom_photos = 0
+
+    def __call__(self, image: Any) -> dict[str, Any]:
+        reading = super().__call__(image)
+        if reading["status"] != "ok":
+            return reading
+        pawns = reading["pawns"]
+        moved = [p["cell"] for s, p in pawns.items() if self.last.get(s) != p and "cell" in p]
+        self.last = dict(pawns)
+        if moved:
+            self.fringe = moved[0]
+        if self.fringe in [p.get("cell") for p in pawns.values()] and (
+            self.fringe not in reading["gems"]
+        ):
+            self.phantom_photos += 1
+            reading["gems"] = [*reading["gems"], self.fringe]
+        return reading
+
+
+def test_a_gem_seen_only_under_a_pawn_that_just_landed_is_asked_about(tmp_path: Path) -> None:
+    setup = Setup(2, Mode.STORM, (Spirit.BOREA, Spirit.JUGO), seed=5)
+    sim, _, _ = simulated(tmp_path, setup, seed=5, cheat_rate=0.15)
+    reader = FringeReader(sim.table)
+    sim.session.reader = reader
+    tally = sim.play()
+    assert reader.phantom_photos > 0 and tally.gems_asked > 0
+    assert tally.wrong == [], tally.wrong
+    assert tally.refused == tally.illegal and tally.accepted == tally.legal
