@@ -97,6 +97,7 @@ class DemoReport:
             "rereads": self.tally.rereads,
             "pawns_vouched": self.tally.vouched,
             "gems_asked": self.tally.gems_asked,
+            "cards_vouched": self.tally.cards_vouched,
             "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),

@@ -34,9 +34,9 @@ from zefiria.engine.actions import (
 from zefiria.engine.deck import default_deck, load_deck
 from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
-from zefiria.engine.explain import explain
+from zefiria.engine.explain import Verdict, explain
 from zefiria.engine.game import Game
-from zefiria.engine.grid import CORNERS, Cell, nearest_edge_cells
+from zefiria.engine.grid import ALL_CELLS, CORNERS, Cell, index, nearest_edge_cells
 from zefiria.engine.notation import describe_action, format_action, format_cell, parse_action
 from zefiria.engine.observation import (
     Observation,
@@ -55,7 +55,7 @@ from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 
-from .confirm import merge
+from .confirm import arrangements, merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
 from .sentences import say_differences, say_refusal, say_storm, say_verdict
@@ -105,6 +105,9 @@ class Outcome:
     # the camera cannot tell (a pawn stands on the card, or the card was not read): OK
     # answers "no gem there", Undo "a gem lies there".
     gems: tuple[Cell, ...] = ()
+    # "unreadable" with ``ask``: these cards stay unread and more than one arrangement of
+    # them is legal: the players straighten them, or OK answers "they did not move".
+    cards: tuple[Cell, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ class Referee:
         # Cards the players said carry no red gem / carry one, when the camera could not tell.
         self._gems_gone: frozenset[Cell] = frozenset()
         self._gems_kept: frozenset[Cell] = frozenset()
+        self._cards_vouched: frozenset[Cell] = frozenset()  # "those cards did not move"
 
     # -- starting and resuming ----------------------------------------------------------
     @classmethod
@@ -261,7 +265,7 @@ class Referee:
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
         self._seen = observation
-        observation = self._with_said_gems(observation)
+        observation = self._with_said_gems(self._with_vouched_cards(observation))
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
             return self._compare(state, observation, self._w("choose_first"))
@@ -279,6 +283,13 @@ class Referee:
             # no change at all, and a legal Fly the camera half saw can look illegal (the pawn
             # "missing" from its card): never judge a turn without seeing every pawn.
             return self._pawns_unseen(unseen)
+        if blind and verdict.kind != "illegal":
+            # Still unread after looking again: judge only if a single arrangement of the
+            # unread cards makes sense (two swapped unread cards also read as "no change").
+            sole = self._sole_arrangement(state, observation)
+            if sole is None:
+                return self._ask_cards(tuple(blind))
+            observation, verdict = sole
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -347,6 +358,52 @@ class Referee:
                 filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
         return filled
 
+    def _sole_arrangement(
+        self, state: GameState, observation: Observation
+    ) -> tuple[Observation, Verdict] | None:
+        """The one arrangement of the unread cards the rules allow, with its verdict.
+
+        None when several would be legal (the camera cannot tell which happened) or none is
+        (the camera's doubts hide more than the arrangement: a gem, say), or too many cards
+        are unread to try them all.
+        """
+        options = arrangements(observation)
+        if options is None:
+            return None
+        judged = [(o, explain(state, o)) for o in options]
+        possible = [(o, v) for o, v in judged if v.kind != "illegal"]
+        return possible[0] if len(possible) == 1 else None
+
+    def _ask_cards(self, cells: tuple[Cell, ...]) -> Outcome:
+        where = ", ".join(format_cell(c) for c in cells)
+        return Outcome("unreadable", self._w("cards_ask", where=where), cards=cells, ask=True)
+
+    def vouch_cards(self, cells: tuple[Cell, ...]) -> None:
+        """The players say these unread cards did not move: read them as the game has them.
+
+        Lasts until the next verdict. Ignored when the cards read for sure contradict it (an
+        island of the game's at these cells is seen elsewhere).
+        """
+        self._cards_vouched = self._cards_vouched | frozenset(cells)
+
+    def _with_vouched_cards(self, observation: Observation) -> Observation:
+        cells = self._cards_vouched & observation.wildcards
+        if not cells:
+            return observation
+        state = self.state
+        theirs = {c: state.island_at(c) for c in cells}
+        seen_elsewhere = {
+            observation.grid[index(c)] for c in ALL_CELLS if c not in observation.wildcards
+        }
+        if seen_elsewhere & set(theirs.values()):
+            return observation
+        grid = list(observation.grid)
+        for cell, island in theirs.items():
+            grid[index(cell)] = island
+        gems = (observation.gems - cells) | (cells & set(state.anchored))
+        uncertain = observation.uncertain - cells
+        return replace(observation, grid=tuple(grid), gems=gems, uncertain=uncertain)
+
     def _gems_maybe_hidden(
         self, actions: tuple[Action, ...], observation: Observation
     ) -> tuple[Cell, ...]:
@@ -408,7 +465,7 @@ class Referee:
             return observation
         # The players' word settles the gem; a card read for sure is no longer in doubt.
         said = gone | kept
-        sure = {c for c in said if observation.island_at(c) is not None}
+        sure = {c for c in said if observation.grid[index(c)] is not None}
         gems = (observation.gems - gone) | kept
         return replace(observation, gems=gems, uncertain=observation.uncertain - sure)
 
@@ -426,6 +483,7 @@ class Referee:
         self._vouched = frozenset()
         self._gems_gone = frozenset()
         self._gems_kept = frozenset()
+        self._cards_vouched = frozenset()
 
     def _in_sync(self) -> Outcome:
         self._forget_looks()

@@ -103,11 +103,17 @@ class Session:
         self._menu: list[tuple[str, Callable[[], Outcome]]] | None = None  # long-press menu
         self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
         self._asked_gems: tuple[Cell, ...] = ()  # gems the screen asks about: taken or not?
+        self._asked_cards: tuple[Cell, ...] = ()  # unread cards: did they move?
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
         """The pawns the screen asks about ("is it on its card?"); OK answers yes."""
         return self._asked_unseen
+
+    @property
+    def asking_cards(self) -> tuple[Cell, ...]:
+        """The unread cards the screen asks about; OK answers "they did not move"."""
+        return self._asked_cards
 
     @property
     def asking_gems(self) -> tuple[Cell, ...]:
@@ -185,6 +191,9 @@ class Session:
             if self._asked_gems:
                 referee.say_no_gems(self._asked_gems)
                 self._asked_gems = ()
+            if self._asked_cards:
+                referee.vouch_cards(self._asked_cards)
+                self._asked_cards = ()
             self.watcher.forget()
             return self.read_now()
         if event in (Event.QUIT, Event.SHUTDOWN):
@@ -313,9 +322,10 @@ class Session:
         kind = outcome.kind
         score = f"{outcome.score} VP: " if outcome.score is not None else ""
         self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
-        already_asked = bool(self._asked_unseen or self._asked_gems)
+        already_asked = bool(self._asked_unseen or self._asked_gems or self._asked_cards)
         self._asked_unseen = outcome.unseen if outcome.ask else ()
         self._asked_gems = outcome.gems if outcome.ask else ()
+        self._asked_cards = outcome.cards if outcome.ask else ()
         if kind == "unreadable":
             if outcome.ask:
                 # Looking again has not found the pawn: the players must know which one and

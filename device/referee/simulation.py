@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from zefiria.device.controls.events import Event, EventQueue
 from zefiria.engine.actions import Action, EndTurn, Spend
-from zefiria.engine.grid import ISLANDS, Cell
+from zefiria.engine.grid import ISLANDS, Cell, index
 from zefiria.engine.rules import apply_action, legal_actions
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase
@@ -53,6 +53,7 @@ class Tally:
     rereads: int = 0  # unreadable still tables that needed OK pressed
     vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
     withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
+    cards_vouched: int = 0  # "did the unread cards move?" answered OK: they had not
     gems_asked: int = 0  # "a red gem on card N?" answered (the camera cannot tell: a pawn on it)
 
     @property
@@ -244,6 +245,20 @@ class Simulation:
             still_there = any(c in self.table.scene().gems for c in cells)
             self._press(Event.UNDO if still_there else Event.OK)
 
+        def answer_cards(cells: tuple[Cell, ...]) -> None:
+            # "Can't read the cards in a5, b5: straighten them. OK: they did not move." As
+            # with a pawn: OK if true; else straighten; if that does not help, take the move
+            # back (the cards go back where the game has them) and then OK is true.
+            if self._cards_where_the_game_has_them(cells):
+                self.tally.cards_vouched += 1
+                self._press(Event.OK)
+            elif rereads[0] < WITHDRAW_AFTER:
+                straighten()
+            else:
+                self.withdrawn = True
+                self.table.match(self.referee.state)
+                self.log("  the camera cannot read the moved cards: the move is taken back")
+
         for _ in range(MAX_FRAMES_PER_MOVE):
             outcome = self.session.step()
             if self.session.stopped:
@@ -257,6 +272,8 @@ class Simulation:
                     asked = self.session.asking_unseen
                     if self.session.asking_gems:
                         answer_gems(self.session.asking_gems)
+                    elif self.session.asking_cards:
+                        answer_cards(self.session.asking_cards)
                     elif asked and not self._pawns_where_the_game_has_them(asked):
                         answer(asked)
                     else:
@@ -269,11 +286,17 @@ class Simulation:
             last = outcome.message
             if outcome.ask and outcome.gems:
                 answer_gems(outcome.gems)
+            elif outcome.ask and outcome.cards:
+                answer_cards(outcome.cards)
             elif outcome.ask:
                 answer(outcome.unseen)
             elif not self.table.busy:
                 straighten()
         raise SimulationError("the referee gave no verdict")
+
+    def _cards_where_the_game_has_them(self, cells: tuple[Cell, ...]) -> bool:
+        scene, state = self.table.scene(), self.referee.state
+        return all(scene.grid[index(c)] == state.island_at(c) for c in cells)
 
     def _pawns_where_the_game_has_them(self, spirits: tuple[Spirit, ...]) -> bool:
         scene = self.table.scene()

@@ -40,6 +40,7 @@ WORDS: dict[str, dict[str, str]] = {
         "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
         "gem_taken_ask": "Red gem of card {islands} taken? OK: yes. Undo: no, it is still there",
         "gem_there_ask": "A red gem on card {islands}? OK: no. Undo: yes, there is one",
+        "cards_ask": "Can't read the cards in {where}: straighten them. OK: they did not move",
         "game_over": "the game is over",
         "bad_layout": "this layout cannot start a game: {why}",
         "on_a_corner": "{who} must stand on a corner card",
@@ -118,6 +119,7 @@ WORDS: dict[str, dict[str, str]] = {
             "Presa la gemma rossa della carta {islands}? OK: sì. Annulla: no, è ancora lì"
         ),
         "gem_there_ask": "Una gemma rossa sulla carta {islands}? OK: no. Annulla: sì, c'è",
+        "cards_ask": "Non leggo le carte in {where}: raddrizzatele. OK: non sono state mosse",
         "game_over": "la partita è finita",
         "bad_layout": "questa griglia non può iniziare una partita: {why}",
         "on_a_corner": "{who} deve stare su una carta d'angolo",

@@ -1,0 +1,92 @@
+"""Cards the camera never reads: the referee judges only what one arrangement of them allows.
+
+Two swapped cards that both stay unread look like no change at all; the referee must neither
+call that "no change" nor charge a swap nobody made. It tries every arrangement of the unread
+cards and asks the players when more than one is legal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from zefiria.device.referee.loop import Setup
+from zefiria.device.referee.virtual_players import Move, VirtualTable
+from zefiria.engine.actions import Breeze, Fly
+from zefiria.engine.grid import Cell
+from zefiria.engine.rules import apply_action, legal_actions
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Mode, Phase
+
+from .referee_doubles import TruthReader, simulated
+
+SETUP = Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11)
+
+
+class UnreadCardsReader(TruthReader):
+    """The truth, with the cards in ``blind`` never read (None), however they are straightened."""
+
+    def __init__(self, table: VirtualTable) -> None:
+        super().__init__(table)
+        self.blind: set[Cell] = set()
+
+    def __call__(self, image: Any) -> dict[str, Any]:
+        reading = super().__call__(image)
+        if reading["status"] == "ok":
+            for r, c in self.blind:
+                reading["grid"][r][c] = None
+        return reading
+
+
+def _in_turn(tmp_path: Path) -> Any:
+    sim, _, _ = simulated(tmp_path, SETUP, seed=4, cheat_rate=0.0)
+    reader = UnreadCardsReader(sim.table)
+    sim.session.reader = reader
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    return sim, reader
+
+
+def _play(sim: Any, action: Any) -> Any:
+    state = sim.referee.state
+    sim.table.perform(state, action)
+    outcome = sim._until_verdict()
+    sim._check(state, Move(action, legal=True), outcome)
+    return outcome
+
+
+def test_a_swap_of_two_cards_never_read_is_not_taken_for_no_change(tmp_path: Path) -> None:
+    sim, reader = _in_turn(tmp_path)
+    state = sim.referee.state
+    swap = next(
+        p.action
+        for p in legal_actions(state)
+        if isinstance(p.action, Breeze) and p.action.stand is None
+    )
+    reader.blind = {swap.a, swap.b}
+    outcome = _play(sim, swap)
+    # Unread, the swap cannot be told from no change: asked, straightened, then taken back.
+    assert sim.tally.wrong == [], sim.tally.wrong
+    assert sim.tally.withdrawn == 1 and sim.referee.state == state
+    assert outcome.kind in ("unchanged", "restored")
+
+
+def test_unread_cards_that_did_not_move_are_vouched_for_and_the_move_accepted(
+    tmp_path: Path,
+) -> None:
+    sim, reader = _in_turn(tmp_path)
+    state = sim.referee.state
+    fly, swap = next(
+        (f.action, b.action)
+        for f in legal_actions(state)
+        if isinstance(f.action, Fly)
+        for b in legal_actions(apply_action(state, f.action))
+        if isinstance(b.action, Breeze) and b.action.stand is None
+    )
+    # Two cards the camera never reads, which the mover could have swapped after the Fly:
+    # "Fly" and "Fly, then swap them" are both legal, so the players are asked.
+    reader.blind = {swap.a, swap.b}
+    outcome = _play(sim, fly)
+    assert sim.tally.wrong == [], sim.tally.wrong
+    assert outcome.kind == "accepted" and outcome.actions == (fly,)
+    assert sim.tally.cards_vouched == 1
