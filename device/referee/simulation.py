@@ -225,39 +225,35 @@ class Simulation:
                 raise SimulationError(f"the table cannot be read: {last}")
             self.table.act((2, 2), lambda: None)
 
-        def answer(unseen: tuple[Spirit, ...]) -> None:
-            # "Can't see Borea's pawn: is it on its card (12)?" If it is: OK, as a player
-            # would. If it is not (she just flew), they straighten her; if the camera still
-            # cannot see her, they give up that move: she goes back to card 12, then OK.
-            if self._pawns_where_the_game_has_them(unseen):
-                self.tally.vouched += 1
+        def vouch_or_withdraw(true: bool, what: str) -> bool:
+            # OK when what the screen asks is true, as a player would. If it is not (the
+            # pawn or cards just moved), they straighten what the camera missed; if it still
+            # cannot see it, they give up that move: back where the game has it, then OK.
+            if true:
                 self._press(Event.OK)
             elif rereads[0] < WITHDRAW_AFTER:
                 straighten()
             else:
                 self.withdrawn = True
                 self.table.match(self.referee.state)
-                self.log("  the camera cannot see the pawn there: the move is taken back")
+                self.log(f"  the camera cannot see {what}: the move is taken back")
+            return true
+
+        def answer(unseen: tuple[Spirit, ...]) -> None:
+            # "Can't see Borea's pawn: is it on its card (12)?"
+            if vouch_or_withdraw(self._pawns_where_the_game_has_them(unseen), "the pawn there"):
+                self.tally.vouched += 1
+
+        def answer_cards(cells: tuple[Cell, ...]) -> None:
+            # "Can't read the cards in a5, b5: straighten them. OK: they did not move."
+            if vouch_or_withdraw(self._cards_where_the_game_has_them(cells), "the moved cards"):
+                self.tally.cards_vouched += 1
 
         def answer_gems(cells: tuple[Cell, ...]) -> None:
             # "Red gem of card 20 taken?" The players look: OK if it is gone, Undo if not.
             self.tally.gems_asked += 1
             still_there = any(c in self.table.scene().gems for c in cells)
             self._press(Event.UNDO if still_there else Event.OK)
-
-        def answer_cards(cells: tuple[Cell, ...]) -> None:
-            # "Can't read the cards in a5, b5: straighten them. OK: they did not move." As
-            # with a pawn: OK if true; else straighten; if that does not help, take the move
-            # back (the cards go back where the game has them) and then OK is true.
-            if self._cards_where_the_game_has_them(cells):
-                self.tally.cards_vouched += 1
-                self._press(Event.OK)
-            elif rereads[0] < WITHDRAW_AFTER:
-                straighten()
-            else:
-                self.withdrawn = True
-                self.table.match(self.referee.state)
-                self.log("  the camera cannot read the moved cards: the move is taken back")
 
         for _ in range(MAX_FRAMES_PER_MOVE):
             outcome = self.session.step()
