@@ -227,8 +227,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     offset = np.median(profile.pawn_offsets, axis=0)
     unseen = unexplained_cells(
         mask,
+        res,
         g,
         float(np.min(profile.pawn_areas)),
+        float(np.max(profile.pawn_areas)),
         (float(offset[0]), float(offset[1])),
         pawn_at + gem_at,
     )

@@ -22,23 +22,39 @@ def _mask_with_blob(cell: tuple[int, int], half_w: int = 6, half_h: int = 7) -> 
     return mask
 
 
+def _res(mask: np.ndarray, change: float = 30.0) -> np.ndarray:
+    """A residual that changes by ``change`` (Lab) where ``mask`` is set."""
+    return mask.astype(np.float32) * change
+
+
 def test_a_pawn_sized_change_nothing_explains_makes_its_card_uncertain() -> None:
     mask = _mask_with_blob((1, 3))
-    assert unexplained_cells(mask, _geometry(), 168.0, (0.0, 0.0), []) == {(1, 3)}
+    assert unexplained_cells(mask, _res(mask), _geometry(), 168.0, 168.0, (0.0, 0.0), []) == {
+        (1, 3)
+    }
+
+
+def test_a_faint_change_is_light_not_a_pawn() -> None:
+    mask = _mask_with_blob((1, 3))
+    faint = _res(mask, 12.0)
+    assert unexplained_cells(mask, faint, _geometry(), 168.0, 168.0, (0.0, 0.0), []) == set()
 
 
 def test_a_change_a_found_pawn_explains_is_no_doubt() -> None:
     g = _geometry()
     mask = _mask_with_blob((1, 3))
-    assert unexplained_cells(mask, g, 168.0, (0.0, 0.0), [g.cell_centre((1, 3))]) == set()
+    assert (
+        unexplained_cells(mask, _res(mask), g, 168.0, 168.0, (0.0, 0.0), [g.cell_centre((1, 3))])
+        == set()
+    )
 
 
 def test_slivers_and_specks_are_no_doubt() -> None:
     g = _geometry()
     sliver = _mask_with_blob((2, 2), half_w=1, half_h=20)  # a moved card's edge
     speck = _mask_with_blob((2, 2), half_w=3, half_h=3)  # noise
-    assert unexplained_cells(sliver, g, 168.0, (0.0, 0.0), []) == set()
-    assert unexplained_cells(speck, g, 168.0, (0.0, 0.0), []) == set()
+    assert unexplained_cells(sliver, _res(sliver), g, 168.0, 168.0, (0.0, 0.0), []) == set()
+    assert unexplained_cells(speck, _res(speck), g, 168.0, 168.0, (0.0, 0.0), []) == set()
 
 
 def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> None:
@@ -47,7 +63,7 @@ def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> Non
     side = g.board_size[0]
     mask = np.zeros((side, side), np.uint8)
     mask[y + 10 : y + 24, x - 6 : x + 6] = 1  # low on its card: its foot is a cell below
-    got = unexplained_cells(mask, g, 168.0, (0.0, -20.0), [])
+    got = unexplained_cells(mask, _res(mask), g, 168.0, 168.0, (0.0, -20.0), [])
     assert got == {(1, 3), (2, 3)}
 
 
