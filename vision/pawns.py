@@ -736,6 +736,12 @@ def _beside_grid(
             continue
         if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
             continue
+        darker = (
+            lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel]
+            < exp2[y0 : y0 + bh, x0 : x0 + bw, 0][sel] - SHADOW_DROP
+        )
+        if float(darker.mean()) < DARK_PART:
+            continue  # all lighter than the table: glare (DEV seed 22 #191, a phantom)
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         # the blob counts as the learned size at most (its shadow is part of it here)
         out.append((min(4.0 * npx, area), cx, cy))
@@ -763,6 +769,9 @@ def _solid_beside(lab2: F32, x: float, y: float, lightness: float) -> bool:
 
 
 SOLID_WINDOW = 3  # half-res px around the blob's centre
+DARK_PART = 0.02  # share of a blob beside the grid darker than the table: the dark pawn's
+# body or shadow hides the table somewhere, glare only lightens it (DEV seed 22: glare #191
+# 0.0; Austro on a dark table #73 0.10, #77 0.03, both lost with 0.2)
 SOLID_SPREAD = 9.0  # L range a standing dark pawn shows at least (top, sides, highlight)
 DARKEST = 4.0  # L: its darkest pixel is at most this much lighter than its learned colour
 GEM_RED_A = 25.0  # a* of a gem's red...

@@ -224,6 +224,13 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         gem_at,
         pawn_at,
     )
+    # A hidden card was not pasted into the expected board (its island is unknown): what
+    # differs there says nothing of a pawn's colour, so a pawn placed on it is no sure pawn
+    # (DEV seed 21 #161: a covered card's sky read as Borea). The card is uncertain already.
+    hidden = {ALL_CELLS[i] for i in np.flatnonzero(covered)}
+    for spirit in [s for s, p in pawns.items() if not p.outside and p.cell in hidden]:
+        del pawns[spirit]
+        doubtful_pawns.discard(spirit)
     offset = np.median(profile.pawn_offsets, axis=0)
     unseen = unexplained_cells(
         mask,

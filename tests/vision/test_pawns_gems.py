@@ -324,3 +324,20 @@ def test_a_tall_pawns_shadow_on_the_next_card_is_no_dark_pawn() -> None:
 def test_a_white_pawn_on_a_coloured_card_is_still_seen() -> None:
     found, _, _ = _grey_blob_scene(0, (60.0, 0.0, -8.0), (60.0, 0.0, -8.0), (45.0, 30.0, 30.0))
     assert found == {Spirit.BOREA: Position((2, 2))}
+
+
+def test_glare_on_a_dark_grained_table_beside_the_grid_is_no_dark_pawn() -> None:
+    # DEV seed 22 #191: a lamp's reflection on dark wood beside the grid, its grain still
+    # dark in places, was read as Austro outside (a phantom). Glare only lightens.
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4] = (20.0, 0.0, 0.0)
+    expected = _board((45.0, 5.0, 10.0))
+    expected[::2, :, 0] = 10.0  # the wood's dark grain
+    lab = expected.copy()
+    x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
+    lab[y - 7 : y + 7, x - 6 : x + 6, 0] += 12.0
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    assert Spirit.AUSTRO not in found
