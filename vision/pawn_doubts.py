@@ -37,11 +37,12 @@ def unexplained_cells(
 ) -> set[Cell]:
     """Cards under residual blobs of a pawn's size that no point of ``explained`` lies in.
 
-    ``mask`` is the significant part of the residual ``res`` (board px), ``pawn_area`` and ``biggest`` the
-    smallest and the biggest learned pawn blob areas (board px), ``offset`` a typical blob-to-foot offset (board px: the blob is
-    the pawn's body, seen above its foot), and ``explained`` the board points of what was
-    found or doubted (pawn blobs, gems). Both the card under the blob and the card under the
-    foot it implies are returned: a pawn leaning over a border may stand on either.
+    ``mask`` is the significant part of the residual ``res`` (board px), ``pawn_area`` and
+    ``biggest`` the smallest and the biggest learned pawn blob areas (board px), ``offset`` a
+    typical blob-to-foot offset (board px: the blob is the pawn's body, seen above its foot),
+    and ``explained`` the board points of what was found (pawn blobs, gems, red doubts). Both
+    the card under the blob and the card under the foot it implies are returned: a pawn
+    leaning over a border may stand on either.
     """
     # Half resolution is enough for pawn-sized patches (and four times cheaper).
     m2: U8 = np.ascontiguousarray(mask[::2, ::2])
