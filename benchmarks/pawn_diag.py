@@ -158,6 +158,7 @@ def score(
             c[f"{tag} gem with a pawn MISSED SILENTLY"] += 1
     for cell in sorted(truth_gems - got_gems):
         kind = "gem missed (uncertain)" if cell in reading.uncertain else "gem missed"
+        kind += " beside a pawn" if cell in pawn_cells else ""
         c[f"{tag} {kind}"] += 1
         bad.append((kind, "gem", Position(cell), None))
     for cell in sorted(got_gems - set(scene.gems)):
