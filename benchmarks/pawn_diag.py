@@ -11,7 +11,12 @@ well the cards are read. Failure kinds:
 - pawns: right, missed (and whether its cell was at least marked uncertain), wrong cell,
   outside/inside confusion (on a card vs beside the grid, or beside another edge cell),
   phantom (a spirit not on the table); pawns a hand hides are counted apart;
-- gems: found, missed (doubted or silent), phantom.
+- gems: found, missed (doubted or silent), phantom; and apart, the gems on cards that also
+  hold a pawn (a gem under or beside a pawn's base): found, doubted (cell uncertain) or
+  silently missed.
+
+``--read-only`` skips the ``true`` pass (about twice as fast). ``--designs A-B`` reads other
+decks than DEV (fresh ones, e.g. ``2000-2015``, to look for failure kinds; never EVAL).
 
 ``--crops DIR`` writes a PNG crop of the photo around each failure (truth and answer marked).
 """
@@ -37,7 +42,7 @@ from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Reading
-from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
+from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset
 from zefiria.vision.synthetic.render import RenderResult
 
 
@@ -104,6 +109,7 @@ def score(
         c[f"{tag} unreadable"] += 1
         return
     c[f"{tag} photos"] += 1
+    c[f"{tag} uncertain cells"] += len(reading.uncertain)
     g = profile.geometry
     scene = sample.scene
     hidden = photo.truth.hidden_pawns
@@ -141,8 +147,18 @@ def score(
     got_gems = set(reading.gems)
     c[f"{tag} gems"] += len(truth_gems)
     c[f"{tag} gem found"] += len(truth_gems & got_gems)
+    pawn_cells = {p.cell for p in scene.pawns.values() if not p.outside}
+    for cell in truth_gems & pawn_cells:
+        c[f"{tag} gems with a pawn"] += 1
+        if cell in got_gems:
+            c[f"{tag} gem with a pawn found"] += 1
+        elif cell in reading.uncertain:
+            c[f"{tag} gem with a pawn doubted"] += 1
+        else:
+            c[f"{tag} gem with a pawn MISSED SILENTLY"] += 1
     for cell in sorted(truth_gems - got_gems):
         kind = "gem missed (uncertain)" if cell in reading.uncertain else "gem missed"
+        kind += " beside a pawn" if cell in pawn_cells else ""
         c[f"{tag} {kind}"] += 1
         bad.append((kind, "gem", Position(cell), None))
     for cell in sorted(got_gems - set(scene.gems)):
@@ -177,7 +193,17 @@ def main() -> int:
     ap.add_argument("--per-setup", type=int, default=6)
     ap.add_argument("--crops", type=Path, default=None, help="write failure crops (PNG) here")
     ap.add_argument("--log", action="store_true", help="print every failure")
+    ap.add_argument("--read-only", action="store_true", help="the `read` pass only (faster)")
+    ap.add_argument(
+        "--designs", type=str, default=None, help="decks A-B instead of DEV (never EVAL's)"
+    )
     args = ap.parse_args()
+    designs: tuple[int, ...] = DEV_DESIGNS
+    if args.designs is not None:
+        a, _, b = args.designs.partition("-")
+        designs = tuple(range(int(a), int(b or a) + 1))
+        if set(designs) & set(EVAL_DESIGNS):
+            ap.error("the EVAL decks are never read while tuning")
     cv2.setNumThreads(1)
     if args.crops is not None:
         args.crops.mkdir(parents=True, exist_ok=True)
@@ -186,7 +212,7 @@ def main() -> int:
     objects_ms: list[float] = []
     setup = None
     profile: Profile | None = None
-    for sample in make_dataset(args.n, args.seed, DEV_DESIGNS, per_setup=args.per_setup):
+    for sample in make_dataset(args.n, args.seed, designs, per_setup=args.per_setup):
         if sample.setup is not setup:
             setup = sample.setup
             solved, pawns = setup.calibration()
@@ -204,6 +230,8 @@ def main() -> int:
         if "objects" in reading.stages:
             objects_ms.append(reading.stages["objects"])
         score("read", sample, photo, reading, profile, c, log, args.crops)
+        if args.read_only:
+            continue
         if photo.truth.hand_cells:
             c["true skipped (hand)"] += 1
             continue
@@ -212,7 +240,8 @@ def main() -> int:
         score("true", sample, photo, truth_reading, profile, c, log, args.crops)
     if args.log:
         print("\n".join(log))
-    print(f"DEV designs, --n {args.n} --seed {args.seed} --per-setup {args.per_setup}")
+    which = "DEV designs" if args.designs is None else f"designs {args.designs}"
+    print(f"{which}, --n {args.n} --seed {args.seed} --per-setup {args.per_setup}")
     for key in sorted(c):
         print(f"  {key}: {c[key]}")
     for tag in ("read", "true"):
@@ -223,6 +252,22 @@ def main() -> int:
                 f"({c[f'{tag} pawn right']}/{p}), wrong {c[f'{tag} pawn WRONG CELL']}, "
                 f"in/out {c[f'{tag} pawn OUTSIDE/INSIDE confusion']}, "
                 f"phantom {c[f'{tag} pawn PHANTOM']}"
+            )
+        if p:
+            silent = sum(
+                v
+                for k, v in c.items()
+                if k.startswith(f"{tag} pawn missed") and "uncertain" not in k and "why" not in k
+            )
+            per = c[f"{tag} uncertain cells"] / max(c[f"{tag} photos"], 1)
+            print(f"{tag}: pawns missed silently {silent}, uncertain cells per photo {per:.2f}")
+        wp = c[f"{tag} gems with a pawn"]
+        if wp:
+            print(
+                f"{tag}: gems on a card with a pawn {wp}: found "
+                f"{c[f'{tag} gem with a pawn found']}, doubted "
+                f"{c[f'{tag} gem with a pawn doubted']}, missed silently "
+                f"{c[f'{tag} gem with a pawn MISSED SILENTLY']}"
             )
         if g:
             print(

@@ -426,8 +426,14 @@ def find_pawns(
     offsets: F64,
     areas: F64,
     geometry: BoardGeometry,
+    gems_at: list[tuple[float, float]] | None = None,
+    found_at: list[tuple[float, float]] | None = None,
 ) -> tuple[dict[Spirit, Position], set[Spirit], set[Cell]]:
     """Pawns seen, those whose place is doubtful, and cells a pawn may be on but unplaced.
+
+    ``gems_at`` are the gems found first (board px, see :func:`find_gems`): a dark blob on a
+    gem may be the gem's shade rather than Austro. ``found_at``, if given, receives the board
+    point of each reported pawn's blob (for :mod:`.pawn_doubts`).
 
     Each pawn is on the table at most once: a colour with two pawn-like blobs of about the
     learned size is ambiguous and not reported (a phantom or a misplaced pawn is worse for
@@ -439,6 +445,7 @@ def find_pawns(
     unplaced: set[Cell] = set()
     why = WHY_MISSED
     why.clear()
+    placed: dict[Spirit, tuple[float, float]] = {}
     every: list[list[tuple[float, float, float]]] = []
     cands = pawn_candidates(lab, expected, mask, colours, icovs, every)
     cands = _one_colour_per_object(cands, every, geometry)
@@ -494,6 +501,17 @@ def find_pawns(
         # ...unless its own middle is too weak to be a pawn at all (a blob of card art or
         # light shaped unlike a pawn, which this sure, pawn-shaped blob outweighs).
         rivals = [b for b in rivals if not _unsure(lab, expected, colours, icovs, i, b[1], b[2])]
+        # A blob of another pawn's colour on this object, not clearly smaller, leaves which
+        # pawn stands there unknown (a shade or a highlight of one pawn looks like another).
+        rivals += [
+            b
+            for j in range(len(seen))
+            if j != i
+            for b in seen[j]
+            if b[0] >= WEAKER * area and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
+        ]
+        if spirit is Spirit.AUSTRO:
+            rivals += _austro_fakes(seen, areas, gems_at or [], bx, by, pitch)
         if spirit in GREYS:
             # The white and the dark pawn differ in lightness alone: the dark pawn's lit top
             # reads as the white one and the white one's shade as the dark one. A blob of
@@ -512,6 +530,7 @@ def find_pawns(
                     unplaced.add(where.cell)
             continue
         found[spirit] = pos
+        placed[spirit] = (bx, by)
         del why[spirit]
         col, row = geometry.board_to_lattice(fx, fy)
         along = [row] if pos.outside and not 0 <= row < SIZE else []
@@ -536,7 +555,38 @@ def find_pawns(
             doubtful.discard(spirit)
         if len(drop) > 1:
             unplaced.add(cell)
+    if found_at is not None:
+        found_at += [placed[spirit] for spirit in found]
     return found, doubtful, unplaced
+
+
+WEAKER = 0.6  # x the pawn's blob: another pawn colour's blob this big on it is a rival
+
+
+def _austro_fakes(
+    seen: list[list[tuple[float, float, float]]],
+    areas: F64,
+    gems_at: list[tuple[float, float]],
+    x: float,
+    y: float,
+    pitch: float,
+) -> list[tuple[float, float, float]]:
+    """What may have made a dark blob at (x, y) look like Austro: a gem there (its dark
+    shaded side), or another pawn's blob close by (the dark blob is its shadow)."""
+    austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
+    out = [(0.0, gx, gy) for gx, gy in gems_at if np.hypot(gx - x, gy - y) < GEM_SHADE * pitch]
+    out += [
+        b
+        for j, blobs in enumerate(seen)
+        if j != austro
+        for b in blobs
+        if b[0] >= MIN_AREA * areas[j] and np.hypot(b[1] - x, b[2] - y) < CASTS * pitch
+    ]
+    return out
+
+
+GEM_SHADE = 0.35  # cells: a gem this close to a dark blob may be what it is
+CASTS = 0.6  # cells: another pawn this close to a dark blob may cast it as its shadow
 
 
 GREYS = (Spirit.BOREA, Spirit.AUSTRO)
@@ -562,6 +612,8 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
     d = _pawn_distances(seen, colours, icovs)
     if float((d.argmin(axis=1) == i).mean()) < MIN_SHARE:
         return True
+    if _light_only(seen, exp, colours[i]):
+        return True
     if change >= CLEAR_CHANGE:
         # a change this strong, nearly all of it the pawn's colour, is the pawn even on a
         # card of a colour near its own (the learned spread is wide: shade and light)
@@ -569,12 +621,38 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
     return float(np.median(_pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) < LIKE_CARD
 
 
+def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
+    """Whether a grey pawn's window is mostly the card with only its lightness changed: a
+    tall pawn's shadow cast over the next card (DEV seed 22 #13: Skyron's shadow read as
+    Austro, a phantom), or glare in the calibration photo that is gone now (#102: a white
+    cloud under it read as Borea, wrong and sure). Light and shade keep the card's hue
+    (scaled by the darkening, or as it was); only the white and the dark pawn can be faked
+    so, and one of them on a grey part of a card is then a doubt, not a pawn.
+    """
+    if float(np.hypot(colour[1], colour[2])) > GREY_PAWN:
+        return False
+    scale = seen[:, 0] / np.maximum(exp[:, 0], 1.0)
+    # glare gone since the calibration: the card expected is the one seen, whitened by t
+    t = np.clip((exp[:, 0] - seen[:, 0]) / np.maximum(100.0 - seen[:, 0], 1.0), 0.0, 1.0)
+    off = np.minimum(
+        np.minimum(
+            np.abs(seen[:, 1:] - exp[:, 1:] * scale[:, None]).sum(axis=-1),
+            np.abs(seen[:, 1:] - exp[:, 1:]).sum(axis=-1),
+        ),
+        np.where(t > 0, np.abs(exp[:, 1:] - seen[:, 1:] * (1.0 - t)[:, None]).sum(axis=-1), np.inf),
+    )
+    light = (off < SHADOW_HUE) & (np.abs(seen[:, 0] - exp[:, 0]) > SHADOW_DROP)
+    return float(light.mean()) >= LIGHT_SHARE
+
+
+LIGHT_SHARE = 0.5  # share of a grey pawn's window that light or shade alone explains
 UNSURE_WINDOW = 5  # board px around a blob's centre
 FAINT = 15.0  # Lab: median change from the card below which a pawn is not sure
 MIN_SHARE = 0.6  # share of the window nearest the pawn's colour
 LIKE_CARD = 5.0  # sigmas: a card this close to the pawn's colour cannot show it surely...
-CLEAR_CHANGE = 30.0  # ...unless the median change from it is this big (Lab). DEV seed 21:
-# pawns right 81.0% -> 82.8% (25: 84.5%, but 20 placed a pawn wrong on seed 22: margin kept)
+CLEAR_CHANGE = 24.0  # ...unless the median change from it is this big (Lab). DEV seed 21:
+# pawns right 81.0% -> 82.8% with 30 (25: 84.5%, but 20 placed a pawn wrong on seed 22); 24
+# once rivals of other colours and unexplained blobs make doubts (pawn_doubts)
 
 
 def _one_colour_per_object(
@@ -658,6 +736,12 @@ def _beside_grid(
             continue
         if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
             continue
+        darker = (
+            lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel]
+            < exp2[y0 : y0 + bh, x0 : x0 + bw, 0][sel] - SHADOW_DROP
+        )
+        if float(darker.mean()) < DARK_PART:
+            continue  # all lighter than the table: glare (DEV seed 22 #191, a phantom)
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         # the blob counts as the learned size at most (its shadow is part of it here)
         out.append((min(4.0 * npx, area), cx, cy))
@@ -685,6 +769,9 @@ def _solid_beside(lab2: F32, x: float, y: float, lightness: float) -> bool:
 
 
 SOLID_WINDOW = 3  # half-res px around the blob's centre
+DARK_PART = 0.02  # share of a blob beside the grid darker than the table: the dark pawn's
+# body or shadow hides the table somewhere, glare only lightens it (DEV seed 22: glare #191
+# 0.0; Austro on a dark table #73 0.10, #77 0.03, both lost with 0.2)
 SOLID_SPREAD = 9.0  # L range a standing dark pawn shows at least (top, sides, highlight)
 DARKEST = 4.0  # L: its darkest pixel is at most this much lighter than its learned colour
 GEM_RED_A = 25.0  # a* of a gem's red...
@@ -719,8 +806,14 @@ def find_gems(
     colours: F32,
     card_area: float,
     geometry: BoardGeometry,
+    where: list[tuple[float, float]] | None = None,
+    pixels: U8 | None = None,
 ) -> tuple[list[Cell], list[Cell]]:
     """Cells with a red gem, and cells where a red blob's meaning is doubtful.
+
+    Gems are found before pawns: ``where``, if given, receives the board point of every gem
+    and doubtful red blob, and ``pixels`` (the mask's shape) is set to 1 over each gem's
+    blob, so that a gem is neither taken for a pawn nor left unexplained.
 
     The gems were not in the calibration photos, so their look is a prior: a small, compact,
     fairly dark blob of warm red (Lab a* high, b* clearly positive: pink card art and the
@@ -755,7 +848,14 @@ def find_gems(
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
         light, ma, mb = (float(v) for v in patch.mean(axis=0))
         if not GEM_HUE * ma <= mb <= GEM_HUE_MAX * ma:
-            continue  # pink, purple or orange: card art, the purple or the orange pawn
+            # Pink, purple or orange: card art, the purple or the orange pawn; but a gem
+            # touching the purple pawn's base joins its blob, whose mean hue is then the
+            # pawn's. A gem-sized, gem-hued part of the blob makes the card doubtful.
+            if _gem_inside(patch, card_area) and pos.cell not in doubts:
+                doubts.append(pos.cell)
+                if where is not None:
+                    where.append((float(cents[k][0]), float(cents[k][1])))
+            continue
         gem_like = (
             GEM_MIN * card_area <= area <= GEM_MAX * card_area
             and min(w, h) >= 3
@@ -772,8 +872,12 @@ def find_gems(
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
+            if pixels is not None:
+                pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
         elif area >= GEM_DOUBT * card_area and pos.cell not in doubts:
             doubts.append(pos.cell)
+        if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
+            where.append((float(cents[k][0]), float(cents[k][1])))
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
     # doubtful (never a gem: its colour alone does not tell it from art).
@@ -796,6 +900,14 @@ def find_gems(
             if float(lum.mean()) < GEM_MAX_L and float(lum.max() - lum.mean()) >= LOOSE_GLOSS:
                 doubts.append(pos.cell)
     return gems, [c for c in doubts if c not in gems]
+
+
+def _gem_inside(patch: F32, card_area: float) -> bool:
+    """Whether a red blob of the wrong mean hue (``patch``: its Lab pixels) holds a gem's
+    worth of dark, gem-hued pixels."""
+    a, b = patch[:, 1], patch[:, 2]
+    gem = (b >= GEM_HUE * a) & (b <= GEM_HUE_MAX * a) & (patch[:, 0] < GEM_MAX_L)
+    return bool(int(gem.sum()) >= GEM_MIN * card_area)
 
 
 GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem

@@ -1,0 +1,92 @@
+"""Pawn-sized changes nobody explains make their cards uncertain (never a silent miss)."""
+
+from __future__ import annotations
+
+import numpy as np
+from zefiria.engine.spirits import Spirit
+from zefiria.vision.board import BoardGeometry
+from zefiria.vision.pawn_doubts import unexplained_cells
+from zefiria.vision.pawns import find_pawns
+
+
+def _geometry() -> BoardGeometry:
+    return BoardGeometry(np.eye(3), (400, 300), pitch=48, margin=0.7, shrink=1)
+
+
+def _mask_with_blob(cell: tuple[int, int], half_w: int = 6, half_h: int = 7) -> np.ndarray:
+    g = _geometry()
+    side = g.board_size[0]
+    mask = np.zeros((side, side), np.uint8)
+    x, y = (round(v) for v in g.cell_centre(cell))
+    mask[y - half_h : y + half_h, x - half_w : x + half_w] = 1
+    return mask
+
+
+def _res(mask: np.ndarray, change: float = 30.0) -> np.ndarray:
+    """A residual that changes by ``change`` (Lab) where ``mask`` is set."""
+    return mask.astype(np.float32) * change
+
+
+def test_a_pawn_sized_change_nothing_explains_makes_its_card_uncertain() -> None:
+    mask = _mask_with_blob((1, 3))
+    assert unexplained_cells(mask, _res(mask), _geometry(), 168.0, 168.0, (0.0, 0.0), []) == {
+        (1, 3)
+    }
+
+
+def test_a_faint_change_is_light_not_a_pawn() -> None:
+    mask = _mask_with_blob((1, 3))
+    faint = _res(mask, 12.0)
+    assert unexplained_cells(mask, faint, _geometry(), 168.0, 168.0, (0.0, 0.0), []) == set()
+
+
+def test_a_change_a_found_pawn_explains_is_no_doubt() -> None:
+    g = _geometry()
+    mask = _mask_with_blob((1, 3))
+    assert (
+        unexplained_cells(mask, _res(mask), g, 168.0, 168.0, (0.0, 0.0), [g.cell_centre((1, 3))])
+        == set()
+    )
+
+
+def test_slivers_and_specks_are_no_doubt() -> None:
+    g = _geometry()
+    sliver = _mask_with_blob((2, 2), half_w=1, half_h=20)  # a moved card's edge
+    speck = _mask_with_blob((2, 2), half_w=3, half_h=3)  # noise
+    assert unexplained_cells(sliver, _res(sliver), g, 168.0, 168.0, (0.0, 0.0), []) == set()
+    assert unexplained_cells(speck, _res(speck), g, 168.0, 168.0, (0.0, 0.0), []) == set()
+
+
+def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> None:
+    g = _geometry()
+    x, y = (round(v) for v in g.cell_centre((1, 3)))
+    side = g.board_size[0]
+    mask = np.zeros((side, side), np.uint8)
+    mask[y + 10 : y + 24, x - 6 : x + 6] = 1  # low on its card: its foot is a cell below
+    got = unexplained_cells(mask, _res(mask), g, 168.0, 168.0, (0.0, -20.0), [])
+    assert got == {(1, 3), (2, 3)}
+
+
+def _colours() -> tuple[np.ndarray, np.ndarray]:
+    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
+    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
+    return colours, np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+
+
+def test_a_pawn_with_a_rival_colour_on_it_is_a_doubt_not_a_sure_pawn() -> None:
+    # Jugo's blob with a band of Etesia's colour about 0.85 of its size under it (not shaped
+    # like a pawn itself): either pawn may stand there (a shade of one looks like another).
+    g = _geometry()
+    colours, icovs = _colours()
+    side = g.board_size[0]
+    expected = np.broadcast_to(np.array([80.0, 0.0, 10.0], np.float32), (side, side, 3)).copy()
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((2, 2)))
+    rng = np.random.default_rng(0)
+    lab[y - 7 : y + 7, x - 6 : x + 6] = colours[1] + rng.normal(0, 2, (14, 12, 3))
+    lab[y + 7 : y + 13, x - 12 : x + 12] = colours[2] + rng.normal(0, 2, (6, 24, 3))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    assert Spirit.JUGO not in found and Spirit.ETESIA not in found
+    assert (2, 2) in unplaced
