@@ -40,7 +40,9 @@ MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) a
 MIN_APART = 0.05  # ...if their prints differ by less than this (see PrintDeck.separation_matrix)
 # A card's print off the deck's outline by more than OFF_PX print px, or not framed, has its
 # corners wrong; a right grid has at most a few such cards (DEV seeds 21-26: up to 6; a
-# lattice off the cards, 7-18; with 3 px instead of 4 a right grid reached 13).
+# lattice off the cards, 7-18; with 3 px instead of 4 a right grid reached 13). 2 px was
+# tried with the two card fits: it refused 6 more DEV sessions (seeds 22-26), 5 of which
+# read 74-100% of their cells right with none wrong (e.g. seed 23 session 4: 150/150).
 OFF_PX = 4
 MAX_OFF = 6
 
