@@ -141,6 +141,7 @@ def find_quads(
     grow: F64 | None = None,
     polarity: int = 0,
     table: F32 | None = None,
+    free: bool = False,
 ) -> F64:
     """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
 
@@ -148,10 +149,17 @@ def find_quads(
     (full card width and height) are in board px. Board pixel ``j`` is the pyramid step's
     average centred on fine pixel ``2 j`` (not ``2 j + 0.5``): board px are fine px / 2. A
     card whose sides cannot be fitted keeps the axis-aligned box of its first guess.
+
+    ``free``: each side is then fitted on its own, up to ``FREE_REACH`` from the rigid
+    outline and turned up to ``FREE_TURN`` from it. On a board warped by a lattice without
+    the camera's perspective, cards nearer the camera are bigger and no longer rectangles;
+    a rigid outline of the deck's size cannot follow them (the lattice refitted to such
+    corners never learns the perspective: 9 px off at the near row of demo table 12).
     """
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
     w, h = 2.0 * size[0], 2.0 * size[1]
+    reach, slack = (FREE_REACH, FREE_REACH + 1.0) if free else (FINAL_REACH, 1.5)
     out = np.zeros((len(centres), 4, 2))
     for i, (bx, by) in enumerate(centres):
         # The whole outline first (a rigid card: every side on an edge at once, which the
@@ -160,21 +168,44 @@ def find_quads(
             grads, (2.0 * bx, 2.0 * by), w, h, GROW if grow is None else grow
         )
         quad = _rect(cx, cy, turn, cw, ch)
-        left = _side(gl, quad[[0, 3]].mean(axis=0), cy, ch, FINAL_REACH)
-        right = _side(gr, quad[[1, 2]].mean(axis=0), cy, ch, FINAL_REACH)
-        top = _side(gt.T, quad[[0, 1]].mean(axis=0)[::-1], cx, cw, FINAL_REACH)
-        bottom = _side(gb.T, quad[[3, 2]].mean(axis=0)[::-1], cx, cw, FINAL_REACH)
+        # (the probes follow the rigid outline's turn: a side x = a + b y turned by `turn`
+        # has b = -tan(turn), a side y = c + d x has d = tan(turn))
+        slope = float(np.tan(turn)) if free else 0.0
+        sides = (
+            (gl, quad[[0, 3]].mean(axis=0), -slope, ch),
+            (gr, quad[[1, 2]].mean(axis=0), -slope, ch),
+            (gt.T, quad[[0, 1]].mean(axis=0)[::-1], slope, cw),
+            (gb.T, quad[[3, 2]].mean(axis=0)[::-1], slope, cw),
+        )
+        fitted = []
+        for grad, mid, sl, length in sides:
+            line = _side(grad, mid, sl, length, reach, tight=free)
+            if line is None and free:
+                # (a faint side: its probes scatter over print and table, it stays where
+                # the rigid outline put it)
+                line = _side(grad, mid, sl, length, FINAL_REACH)
+            fitted.append(line)
+        left, right, top, bottom = fitted
         if None not in (left, right, top, bottom):
             assert left and right and top and bottom
-            lines = _corners(left, right, top, bottom)
-            if np.abs(lines - quad).max() < 1.5:
-                quad = lines
+            if not free or _agree(turn, (-left[1], -right[1], top[1], bottom[1])):
+                lines = _corners(left, right, top, bottom)
+                if np.abs(lines - quad).max() < slack:
+                    quad = lines
         out[i] = quad / 2.0
     return out
 
 
+def _agree(turn: float, slopes: tuple[float, float, float, float]) -> bool:
+    """Whether every side's turn lies within ``FREE_TURN`` of the rigid outline's."""
+    turns = np.degrees(np.arctan(np.array(slopes)))
+    return bool(np.abs(turns - np.degrees(turn)).max() <= FREE_TURN)
+
+
 OUTER_SHARE = 1.0  # an outline this close to the best fit counts as fitting
 FINAL_REACH = 2  # fine px a side may move from the rigid outline's fit
+FREE_REACH = 6  # ...and in a free fit (perspective left on the board: see find_quads)
+FREE_TURN = 6.0  # degrees a side may turn from the rigid outline in a free fit
 SHIFTS = np.arange(-12, 13, 2.0)  # fine px searched around the first guess
 TURNS = np.radians(np.arange(-10.5, 11.0, 1.5))  # a card may lie turned this much
 GROW = np.arange(-5, 6, 1.0)  # fine px of width/height searched
@@ -260,24 +291,25 @@ def _box(cx: float, cy: float, w: float, h: float) -> F64:
 
 
 def _side(
-    grad: F32, mid: F64, along: float, length: float, reach: int
+    grad: F32, mid: F64, slope: float, length: float, reach: int, tight: bool = False
 ) -> tuple[float, float] | None:
     """Line ``across = a + b * t`` through the strongest gradient within ``reach`` of the
-    side whose middle is ``mid`` (across, along); rows of ``grad`` are ``t``. None if the
-    probes disagree."""
+    side whose middle is ``mid`` (across, along) and that runs ``slope`` px across per px
+    along; rows of ``grad`` are ``t``. None if the probes disagree (with ``tight``, unless
+    most of them lie on one straight edge: see ``TIGHT_SHARE``)."""
     H, W = grad.shape
     across0, along0 = float(mid[0]), float(mid[1])
-    del along
     ts = along0 + np.linspace(-SPAN, SPAN, SAMPLES) * length
     xs, ys = [], []
-    lo_all = round(across0) - reach - 3
-    if lo_all < 1 or round(across0) + reach + 4 > W - 1:
+    drift = abs(slope) * SPAN * length
+    lo_all = round(across0 - drift) - reach - 3
+    if lo_all < 1 or round(across0 + drift) + reach + 4 > W - 1:
         return None
     for t in ts:
         r = round(t)
         if r < 0 or r >= H:
             continue
-        a0 = across0  # the side as fitted runs straight along the rows probed
+        a0 = across0 + slope * (t - along0)  # probed along the side as fitted
         lo, hi = round(a0) - reach, round(a0) + reach + 1
         prof = grad[r, lo:hi]
         j = int(np.argmax(prof))
@@ -303,7 +335,15 @@ def _side(
         keep = res < max(1.0, 2.5 * float(np.median(res[keep])))
     if abs(np.degrees(np.arctan(fit[1]))) > MAX_TURN:
         return None
+    if tight and (keep.mean() < TIGHT_SHARE or float(np.median(res[keep])) > TIGHT_PX):
+        return None
     return fit
+
+
+# A side searched far from the rigid outline must be a straight edge: this share of its
+# probes within TIGHT_PX fine px (median) of the line
+TIGHT_SHARE = 0.7
+TIGHT_PX = 0.7
 
 
 def _corners(
@@ -354,12 +394,17 @@ def rectify(fine: F32, maps: list[F64], size: tuple[int, int], pad: int) -> F32:
     )
 
 
-def refit_lattice(quads: F64, board_to_image: F64, pitch: float, margin: float) -> F64 | None:
+def refit_lattice(
+    quads: F64, board_to_image: F64, pitch: float, margin: float, perspective: bool = True
+) -> F64 | None:
     """The lattice-to-photo homography fitted to all the cards' corners (100 points).
 
     Each card's corners are expected a card's size around its cell's centre; cards laid by
     hand sit a few millimetres off that, which a robust least-squares fit over all of them
-    averages out, while the outline-based first fit could leave the lattice sheared.
+    averages out, while the outline-based first fit could leave the lattice sheared. With
+    ``perspective``, the camera's perspective is then learned from the cards' areas
+    (:func:`_perspective`): only corners fitted side by side show it (rigid outlines of one
+    size hide it, and the areas of such outlines would only repeat their errors).
     """
     n = len(quads)
     size = round(float(np.sqrt(n)))
@@ -373,4 +418,46 @@ def refit_lattice(quads: F64, board_to_image: F64, pitch: float, margin: float) 
     hom, _ = cv2.findHomography(target, src.reshape(-1, 2), cv2.LMEDS)
     if hom is None or not np.all(np.isfinite(hom)):
         return None
+    for _ in range(PERSPECTIVE_ROUNDS if perspective else 0):
+        better = _perspective(np.asarray(hom, np.float64), src.reshape(n, 4, 2), cells, target)
+        if better is None:
+            break
+        hom = better
     return np.asarray(hom, np.float64)
+
+
+PERSPECTIVE_ROUNDS = 2  # the cards' areas are measured again in the corrected lattice
+
+
+def _perspective(hom: F64, photo_quads: F64, cells: F64, target: F64) -> F64 | None:
+    """``hom`` corrected for the perspective the cards' areas show.
+
+    Where the cards lie is a hand's work (millimetres off their cells), but their size is
+    the deck's: in a lattice with the right perspective every card has the same area.
+    A homography whose last row is (g, h, 1) scales areas by ``(1 + g x + h y) ** -3`` at
+    (x, y), so ``area ** (-1/3)`` is linear in the cells' position: its slope gives g and
+    h, whatever the cards' own offsets. The affine rest is then fitted to their corners.
+    """
+    inv = np.linalg.inv(hom)
+    lat = cv2.perspectiveTransform(photo_quads.reshape(-1, 1, 2), inv).reshape(-1, 4, 2)
+    x, y = lat[..., 0], lat[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - y * np.roll(x, -1, axis=1)).sum(axis=1))
+    if not np.all(area > 0):
+        return None
+    k = area ** (-1.0 / 3.0)
+    design = np.c_[np.ones(len(cells)), cells]
+    keep = np.ones(len(cells), bool)
+    for _ in range(3):  # a card whose corners were not found must not tilt the plane
+        coef = np.linalg.lstsq(design[keep], k[keep], rcond=None)[0]
+        res = np.abs(k - design @ coef)
+        keep = res <= max(3.0 * float(np.median(res[keep])), 1e-9)
+    g, h = coef[1] / coef[0], coef[2] / coef[0]
+    tilt = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [g, h, 1.0]])
+    tilted = cv2.perspectiveTransform(target.reshape(-1, 1, 2), tilt).reshape(-1, 2)
+    affine, _ = cv2.estimateAffine2D(tilted, lat.reshape(-1, 2), method=cv2.LMEDS)
+    if affine is None or not np.all(np.isfinite(affine)):
+        return None
+    rest = np.eye(3)
+    rest[:2] = affine
+    out: F64 = hom @ rest @ tilt
+    return out

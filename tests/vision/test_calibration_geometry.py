@@ -164,20 +164,33 @@ def test_an_arm_from_outside_is_a_hand_a_pawn_beside_the_grid_is_not() -> None:
     del h
 
 
-@pytest.mark.slow
-def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> None:
+def _textured_table(
+    seed: int, texture: float, spot: tuple[float, float, float]
+) -> tuple[Profile, np.ndarray, np.ndarray, tuple[slice, slice]]:
+    """The FRAMED profile's calibration board on a table with fine lightness texture.
+
+    Returns the profile, the textured board (Lab), a lamp's reflection beside row 2 on the
+    left border (lightness added: ``spot`` is its peak and its x and y spread, board px),
+    and the band an arm reaching in there would cover.
+    """
     profile = _profile(*FRAMED)
     g = profile.geometry
-    rng = np.random.default_rng(3)
+    rng = np.random.default_rng(seed)
     ref = calibration_lab(profile).copy()
     h, w = ref.shape[:2]
-    # a wood-like table: fine lightness texture everywhere
-    ref[..., 0] += cv2.GaussianBlur(rng.normal(0, 6, (h, w)).astype(np.float32), (0, 0), 1.0)
+    ref[..., 0] += cv2.GaussianBlur(rng.normal(0, texture, (h, w)).astype(np.float32), (0, 0), 1.0)
     y = round(g.cell_centre((2, 0))[1])
     band = (slice(y - round(0.3 * g.pitch), y + round(0.3 * g.pitch)), slice(0, 45))
-    # a lamp's reflection: light added smoothly over the table, its texture still there
+    peak, sx, sy = spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = 40.0 * np.exp(-(xx**2 / (2 * 26.0**2) + (yy - y) ** 2 / (2 * 20.0**2)))
+    light = peak * np.exp(-(xx**2 / (2 * sx**2) + (yy - y) ** 2 / (2 * sy**2)))
+    return profile, ref, light, band
+
+
+@pytest.mark.slow
+def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> None:
+    # a wood-like table; a lamp's reflection: light added smoothly, its texture still there
+    profile, ref, spot, band = _textured_table(3, 6.0, (40.0, 26.0, 20.0))
     glare = ref.copy()
     glare[..., 0] += spot
     assert not hand_from_outside(glare, ref, profile)
@@ -195,16 +208,8 @@ def test_clipped_glare_is_no_hand_but_a_pale_sleeve_is() -> None:
     "hand or object over the cards".) A grey sleeve, brighter and less colourful than the
     table just like glare, hides the texture and stays a hand.
     """
-    profile = _profile(*FRAMED)
-    g = profile.geometry
-    rng = np.random.default_rng(5)
-    ref = calibration_lab(profile).copy()
-    h, w = ref.shape[:2]
-    ref[..., 0] += cv2.GaussianBlur(rng.normal(0, 4, (h, w)).astype(np.float32), (0, 0), 1.0)
+    profile, ref, spot, band = _textured_table(5, 4.0, (60.0, 16.0, 12.0))
     ref[..., 1:] = (8.0, 22.0)  # a brown (wood) table
-    y = round(g.cell_centre((2, 0))[1])
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = 60.0 * np.exp(-(xx**2 / (2 * 16.0**2) + (yy - y) ** 2 / (2 * 12.0**2)))
     glare = ref.copy()
     glare[..., 0] = np.minimum(glare[..., 0] + spot, 100.0)  # a quarter of it clipped
     glare[..., 1:] *= (1.0 - 0.5 * np.minimum(spot / 60.0, 1.0))[..., None]  # washed out
@@ -212,7 +217,6 @@ def test_clipped_glare_is_no_hand_but_a_pale_sleeve_is() -> None:
     # (clipped over half its area, a reflection hides as much texture as a hand, and is
     # taken for one: the reading waits, the lamp must move)
     sleeve = ref.copy()
-    band = (slice(y - round(0.3 * g.pitch), y + round(0.3 * g.pitch)), slice(0, 45))
     sleeve[band] = np.array([float(np.median(ref[..., 0])) + 30.0, 1.0, 2.0], np.float32)
     assert hand_from_outside(sleeve, ref, profile)
 

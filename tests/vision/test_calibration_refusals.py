@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision.calibrate import CalibrationError, calibrate
-from zefiria.vision.synthetic import DEV_DESIGNS, random_setup
+from zefiria.vision.profile import Profile
+from zefiria.vision.synthetic import DEV_DESIGNS, RenderResult, random_setup
 
 # make_dataset(96, s, DEV_DESIGNS, per_setup=6): session k is random_setup(s * 100_003 + k)
 # with design k.
@@ -36,10 +37,7 @@ def test_a_right_grid_with_a_few_unframed_cards_is_kept() -> None:
     seed, design = FAINT
     solved, pawns = random_setup(seed, design).calibration()
     profile = calibrate(solved.image, pawns.image)
-    assert profile.card_quads is not None
-    found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
-    truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
-    assert np.linalg.norm(found - truth, axis=1).max() < 4.0
+    assert _corner_errors(solved, profile).max() < 4.0
 
 
 @pytest.mark.slow
@@ -48,7 +46,19 @@ def test_glare_that_moved_between_the_two_photos_is_no_hand() -> None:
 
     The self-check reading of the pawns photo took it for an arm reaching in ("pawns photo
     cannot be read back: hand or object over the cards") and every demo on that table failed.
+    Its camera looks at the grid steeply (the near row ~10% bigger than the far one): rigid
+    card outlines left the near row's corners 9 px off; fitted side by side, within 3.
     """
     solved, pawns = random_setup(12, 1).calibration()
     profile = calibrate(solved.image, pawns.image)
     assert profile.card_quads is not None
+    assert _corner_errors(solved, profile).max() < 3.0
+
+
+def _corner_errors(solved: RenderResult, profile: Profile) -> np.ndarray:
+    """Photo px between each calibrated card corner and the renderer's truth."""
+    assert profile.card_quads is not None
+    found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
+    truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
+    err: np.ndarray = np.linalg.norm(found - truth, axis=1)
+    return err

@@ -1,0 +1,120 @@
+"""Card corners when the board still shows the camera's perspective.
+
+A lattice fitted without the perspective leaves the cards nearer the camera bigger on the
+board and their sides turned apart from each other (a trapezoid, not a rectangle). A rigid
+outline of the deck's size cannot follow such a card, and a lattice refitted to rigid
+outlines never learns the perspective (``zefiria demo --table 12``: corners 9 px off at the
+near row). Constructed cases with known corners: each side fitted on its own, and the
+perspective learned from the cards' areas, put the corners within a fraction of a pixel.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from zefiria.vision.card_quads import find_quads, refit_lattice
+
+SUPER = 8  # supersampling of the drawn board: sides at sub-pixel places, edges antialiased
+TABLE, PAPER = 100.0, 200.0
+
+
+def _fine_board(corners: np.ndarray, shape: tuple[int, int] = (220, 220)) -> np.ndarray:
+    """A grey fine board with one card of the given fine-px corners (TL, TR, BR, BL).
+
+    A fine pixel ``i`` covers [i - 0.5, i + 0.5].
+    """
+    big = np.full((shape[0] * SUPER, shape[1] * SUPER), TABLE, np.float32)
+    fixed = np.round((corners + 0.5) * SUPER * 16).astype(np.int32)  # 4 fractional bits
+    cv2.fillConvexPoly(big, fixed, PAPER, lineType=cv2.LINE_8, shift=4)
+    fine: np.ndarray = cv2.resize(big, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+    return fine
+
+
+def _first_guess(truth: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """The card's centre and mean (width, height), board px, as the edge-pair search gives."""
+    w = float(np.mean([truth[1, 0] - truth[0, 0], truth[2, 0] - truth[3, 0]]))
+    h = float(np.mean([truth[3, 1] - truth[0, 1], truth[2, 1] - truth[1, 1]]))
+    return truth.mean(axis=0)[None], (w, h)
+
+
+# A card nearer the camera at its bottom (wider there), turned ~2 degrees, its four sides
+# turned apart by up to 4 degrees: fine px.
+TRAPEZOID = np.array([[55.0, 40.0], [139.0, 42.0], [147.0, 165.0], [50.0, 162.0]])
+
+
+def test_a_card_in_perspective_has_each_side_fitted_on_its_own() -> None:
+    fine = _fine_board(TRAPEZOID)
+    table = (np.abs(fine - TABLE) < 1.0).astype(np.float32)
+    truth = TRAPEZOID / 2.0  # board px
+    centre, size = _first_guess(truth)
+    rigid = find_quads(fine, centre, size, table=table)[0]
+    free = find_quads(fine, centre, size, table=table, free=True)[0]
+    # a rectangle cannot lie on all four sides: corners off by a board px or more (3 photo px)
+    assert np.abs(rigid - truth).max() > 1.0
+    assert np.abs(free - truth).max() < 0.3
+
+
+def test_a_rectangular_card_stays_a_rectangle_in_a_free_fit() -> None:
+    # (the free fit must not bend a card that has no perspective: a regression guard)
+    square = np.array([[50.0, 40.0], [140.0, 40.0], [140.0, 160.0], [50.0, 160.0]]) - 0.5
+    fine = _fine_board(square)
+    table = (np.abs(fine - TABLE) < 1.0).astype(np.float32)
+    truth = square / 2.0
+    centre, size = _first_guess(truth)
+    free = find_quads(fine, centre, size, table=table, free=True)[0]
+    assert np.abs(free - truth).max() < 0.3
+
+
+def _cards_in_perspective(
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
+    """25 hand-laid cards photographed in perspective, seen on a board without it.
+
+    Returns the board-px corners, the board-to-photo map, the true lattice-to-photo map,
+    the pitch and the margin (as calibration's refit sees them).
+    """
+    rng = np.random.default_rng(seed)
+    pitch, margin = 48.0, 0.7
+    square = np.float32([[0, 0], [5, 0], [5, 5], [0, 5]])
+    # the far (top) row ~20% narrower than the near one
+    photo = np.float32([[360, 200], [800, 205], [860, 720], [300, 715]])
+    truth = cv2.getPerspectiveTransform(square, photo).astype(np.float64)
+    w, h = 0.82, 0.86
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    lattice = []
+    for i in range(25):
+        t = np.radians(rng.normal(0.0, 2.0))
+        turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        # a hand lays a card a few millimetres off its cell
+        cell = np.array([i % 5 + 0.5, i // 5 + 0.5]) + rng.normal(0.0, 0.04, 2)
+        lattice.append(cell + corners @ turn.T)
+    in_photo = cv2.perspectiveTransform(np.array(lattice).reshape(-1, 1, 2), truth)
+    in_photo = in_photo.reshape(25, 4, 2) + rng.normal(0.0, 0.5, (25, 4, 2))
+    # the first guess of the lattice: the photo's grid as a parallelogram (no perspective)
+    affine = np.eye(3)
+    affine[:2] = cv2.getAffineTransform(square[:3], photo[:3])
+    lattice_to_board = np.array([[pitch, 0, margin * pitch], [0, pitch, margin * pitch], [0, 0, 1]])
+    board_to_photo = affine @ np.linalg.inv(lattice_to_board)
+    on_board = cv2.perspectiveTransform(
+        in_photo.reshape(-1, 1, 2), np.linalg.inv(board_to_photo)
+    ).reshape(25, 4, 2)
+    return on_board, board_to_photo, truth, pitch, margin
+
+
+def _row_height(lattice: np.ndarray, truth: np.ndarray, row: int) -> float:
+    """The height of a true row of cells (middle column) in ``lattice``'s units."""
+    ends = cv2.perspectiveTransform(np.array([[[2.5, row]], [[2.5, row + 1.0]]]), truth)
+    seen = cv2.perspectiveTransform(ends, np.linalg.inv(lattice))
+    return float(np.linalg.norm(seen[1] - seen[0]))
+
+
+def test_the_lattice_learns_the_perspective_from_the_cards_sizes() -> None:
+    for seed in range(8):
+        quads, board_to_photo, truth, pitch, margin = _cards_in_perspective(seed)
+        lattice = refit_lattice(quads, board_to_photo, pitch, margin)
+        assert lattice is not None
+        # With the perspective right, the near row is as tall as the far one on the board:
+        # a lattice fitted to where the cards lie took the hand's offsets for perspective
+        # (up to 4% here: 2 board px over a card), one fitted to their areas does not.
+        ratio = _row_height(lattice, truth, 4) / _row_height(lattice, truth, 0)
+        assert abs(ratio - 1.0) < 0.01, (seed, ratio)
