@@ -1,0 +1,71 @@
+"""Silent misreads found on fresh deck designs (``vision_bench.py --designs``), each kept
+as the smallest case that shows its cause: a card read wrong and still called sure.
+
+Prints are drawn directly (a card on a dark table, its number and a few shapes, as in
+``test_print_identity``), so each doubt is checked on inputs whose answer is known.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from zefiria.vision.card_print import PAD, register
+from zefiria.vision.print_identity import PrintDeck
+
+W, H = 70, 96  # a card's print, px
+
+
+def _print(island: int, dx: int = 0, dy: int = 0, seed: int = 0) -> np.ndarray:
+    """Island ``island``'s card on the table, moved by (dx, dy) px."""
+    img = np.full((H + 2 * PAD, W + 2 * PAD), 50, np.uint8)
+    x0, y0 = PAD + dx, PAD + dy
+    cv2.rectangle(img, (x0, y0), (x0 + W - 1, y0 + H - 1), 215, -1)
+    cv2.rectangle(img, (x0 + 4, y0 + 4), (x0 + W - 5, y0 + H - 5), 150, 1)  # printed frame
+    rng = np.random.default_rng(island)
+    for _ in range(3):  # the island's art
+        cx, cy = int(rng.integers(15, W - 15)), int(rng.integers(35, H - 15))
+        cv2.circle(
+            img, (x0 + cx, y0 + cy), int(rng.integers(4, 10)), int(rng.integers(60, 140)), -1
+        )
+    cv2.putText(img, str(island), (x0 + 8, y0 + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
+    noise = np.random.default_rng(seed).normal(0, 3, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def deck() -> PrintDeck:
+    return PrintDeck(np.stack([_print(k + 1) for k in range(25)]))
+
+
+def _table(*first: np.ndarray) -> np.ndarray:
+    """The solved grid's prints (island k + 1 in cell k), its first cells' cards replaced."""
+    rest = [_print(k + 1, seed=50 + k) for k in range(len(first), 25)]
+    return np.stack([*first, *rest])
+
+
+def _blend(a: np.ndarray, b: np.ndarray, share: float) -> np.ndarray:
+    return np.clip(share * a.astype(np.float32) + (1 - share) * b, 0, 255).astype(np.uint8)
+
+
+def test_a_card_whose_outline_fits_better_beyond_the_reach_is_not_framed(
+    deck: PrintDeck,
+) -> None:
+    # The card lies 12 px off (beyond the 9 px reach); a light stripe of the table where
+    # its left side should be gives an alignment inside the reach. The card's own outline
+    # just beyond fits much better: the window is framed on the table, not on the card.
+    card = _print(3, 12, 0, seed=2)
+    card[:, 20:26] = 215
+    reg = register(card[None], deck.ref_cols, deck.ref_rows)
+    assert not reg.found[0]
+    assert register(_print(3, 5, 0, seed=2)[None], deck.ref_cols, deck.ref_rows).found[0]
+
+
+def test_two_alignments_nearly_as_good_leave_the_card_unframed(deck: PrintDeck) -> None:
+    # A doubled outline 5 px apart (the card's side and an edge just like it beside it):
+    # either could frame the card, so neither may.
+    doubled = _blend(_print(3, 0, 0, seed=2), _print(3, 5, 0, seed=2), 0.5)
+    assert not register(doubled[None], deck.ref_cols, deck.ref_rows).found[0]
+    # one outline clearly stronger is found
+    clear = _blend(_print(3, 0, 0, seed=2), _print(3, 5, 0, seed=2), 0.75)
+    assert register(clear[None], deck.ref_cols, deck.ref_rows).found[0]
