@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides
+from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides, register
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -35,6 +35,12 @@ COLOUR_APART = 0.5  # islands whose colours differ by this much are told apart b
 OCCLUDED = 1.5  # a block misfitting both islands by this much (per pixel) is hidden
 TELLING = 0.1  # a block whose two prints differ less than this (per pixel) says nothing
 MIN_APART = 0.1  # the visible telling blocks must differ by this much per pixel in all
+# A calibration print more than OFF_PX print px off the deck's outline (as calibrate.py
+# counts a card off) whose outline matches the deck's less than WEAK_SIDE of the deck's own
+# was framed wrong, not merely nudged (DEV calibrations of seeds 11 and 21, 19 sessions: no
+# card more than 4 px off; well-framed cards' outlines match 0.46-1.0 of the deck's)
+OFF_PX = 4
+WEAK_SIDE = 0.6
 SIDE = 0.5  # the card must lie at least this far from the rival towards its island
 
 
@@ -73,7 +79,13 @@ class PrintDeck:
             shift, _ = align(prints, self.ref_cols, self.ref_rows)
             self.ref_cols = _registered_mean(c, shift[:, 0])
             self.ref_rows = _registered_mean(r, shift[:, 1])
-        shift, self.framed = align(prints, self.ref_cols, self.ref_rows)
+        reg = register(prints, self.ref_cols, self.ref_rows)
+        shift = reg.shift
+        # A calibration print registered far off on a weak outline is a card framed wrong
+        # (its corners took in the table or a gap): learning its print as sure would make
+        # the table's pattern there pass for that island later.
+        misframed = (np.abs(shift).max(axis=1) > OFF_PX) & (reg.strength < WEAK_SIDE)
+        self.framed: NDArray[np.bool_] = reg.found & ~misframed
         self.outlined = outline_at_sides(self.ref_cols) and outline_at_sides(self.ref_rows)
         self.shifts = shift
         soft = detail(prints)

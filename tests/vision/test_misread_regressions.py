@@ -69,3 +69,16 @@ def test_two_alignments_nearly_as_good_leave_the_card_unframed(deck: PrintDeck) 
     # one outline clearly stronger is found
     clear = _blend(_print(3, 0, 0, seed=2), _print(3, 5, 0, seed=2), 0.75)
     assert register(clear[None], deck.ref_cols, deck.ref_rows).found[0]
+
+
+def test_a_calibration_print_far_off_on_a_weak_outline_is_not_learnt_as_framed() -> None:
+    # Island 5's card at calibration: 6 px off its corners and its outline faint (its
+    # corners took in the table): its print must not make island 5 sure later.
+    prints = [_print(k + 1) for k in range(25)]
+    prints[4] = _blend(_print(5, 6, 0), np.full_like(prints[0], 50), 0.55)
+    deck = PrintDeck(np.stack(prints))
+    assert not deck.framed[4]
+    assert deck.framed[np.arange(25) != 4].all()
+    # a card nudged as far but with a clear outline is framed
+    prints[4] = _print(5, 6, 0)
+    assert PrintDeck(np.stack(prints)).framed[4]
