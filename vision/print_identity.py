@@ -165,7 +165,8 @@ def certain(
     """Whether each cell's island is sure: told apart from every other island.
 
     Another island ``j`` is ruled out for cell ``i`` (given island ``k``) when its colours
-    differ clearly (``colour``: costs in units of the deck's typical difference), or when
+    differ clearly (``colour``: costs in units of the deck's typical difference) and its
+    print fits the card worse than ``k``'s (colour only demotes), or when
     the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``, on
     blocks that fit one of the two (an object over a block says nothing) and that still
     hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
@@ -189,7 +190,11 @@ def certain(
 
 def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> NDArray[np.intp]:
     """The islands other than ``k`` that cell ``i``'s card cannot be told apart from."""
-    rivals = np.flatnonzero(colour[i] - colour[i, k] < COLOUR_APART)
+    # Colour may demote an island, never decide against the print: an island whose print
+    # fits the card at least as well as k's stays a rival however its colours differ (a
+    # pawn's or the light's colour over a card moves its colour cost, not its print).
+    near = colour[i] - colour[i, k] < COLOUR_APART
+    rivals = np.flatnonzero(near | (ev.cost[i] <= ev.cost[i, k]))
     rivals = rivals[rivals != k]
     # (an island whose print was not framed at calibration is told apart by colour only)
     unframed: NDArray[np.intp] = rivals[~deck.framed[rivals]]

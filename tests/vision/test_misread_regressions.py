@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.vision.card_print import PAD, register
-from zefiria.vision.print_identity import PrintDeck
+from zefiria.vision.print_identity import PrintDeck, certain
 
 W, H = 70, 96  # a card's print, px
 
@@ -82,3 +82,17 @@ def test_a_calibration_print_far_off_on_a_weak_outline_is_not_learnt_as_framed()
     # a card nudged as far but with a clear outline is framed
     prints[4] = _print(5, 6, 0)
     assert PrintDeck(np.stack(prints)).framed[4]
+
+
+def test_colour_cannot_rule_out_the_island_the_print_favours(deck: PrintDeck) -> None:
+    # Islands 1 and 2 swapped, but their colours (a pawn's, the light's) put each in the
+    # other's cell and call the two clearly different: colour may demote, not decide
+    # against the print.
+    ev, _ = deck.evidence(_table(_print(2, seed=3), _print(1, seed=4)))
+    assert ev.cost[0, 1] < ev.cost[0, 0] and ev.cost[1, 0] < ev.cost[1, 1]
+    colour = np.zeros((25, 25), np.float32)
+    colour[0, 1] = colour[1, 0] = 5.0
+    choice = np.arange(25)  # what the cost with colour chose
+    sure = certain(ev, deck, colour, choice)
+    assert not sure[0] and not sure[1]
+    assert sure[2:].all()
