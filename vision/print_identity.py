@@ -42,6 +42,10 @@ MIN_APART = 0.1  # the visible telling blocks must differ by this much per pixel
 OFF_PX = 4
 WEAK_SIDE = 0.6
 SIDE = 0.5  # the card must lie at least this far from the rival towards its island
+# ...and this far when it is read as the island that lay in its cell at calibration: a card
+# framed wrong shows the table and neighbours there, which stay put and pass part way for
+# that island's print
+OWN_SIDE = 0.75
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,8 @@ def certain(
     Another island ``j`` is ruled out for cell ``i`` (given island ``k``) when its colours
     differ clearly (``colour``: costs in units of the deck's typical difference) and its
     print fits the card worse than ``k``'s (colour only demotes), or when
-    the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``, on
+    the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``
+    (``OWN_SIDE`` when ``k`` is the island that lay in cell ``i`` at calibration), on
     blocks that fit one of the two (an object over a block says nothing) and that still
     hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
     an island surely seen in another cell is ruled out too: a pawn over one of two
@@ -213,7 +218,7 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
     seen = (np.minimum(ek, ej) / p <= OCCLUDED) & (sep / p >= TELLING)
     den = (sep * seen).sum(axis=0)
     rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
-    told = (den / p >= MIN_APART) & (rho >= SIDE)
+    told = (den / p >= MIN_APART) & (rho >= (OWN_SIDE if k == i else SIDE))
     out: NDArray[np.intp] = np.concatenate([rivals[~told], unframed])
     return out
 

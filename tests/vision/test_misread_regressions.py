@@ -96,3 +96,27 @@ def test_colour_cannot_rule_out_the_island_the_print_favours(deck: PrintDeck) ->
     sure = certain(ev, deck, colour, choice)
     assert not sure[0] and not sure[1]
     assert sure[2:].all()
+
+
+def test_a_card_in_its_calibration_cell_must_lie_well_towards_its_island(
+    deck: PrintDeck,
+) -> None:
+    # A card misframed in its cell shows table and neighbours that stay put from photo to
+    # photo, and looks part way like the card that lay there at calibration: a card read
+    # as its cell's own calibration island must lie well over towards it, not just over
+    # half way. Here a card about 0.7 of the way from island 2 to island 1 (island 2's own
+    # card pushed out of its frame, so it is not surely placed elsewhere).
+    between = _blend(_print(1, seed=5), _print(2, seed=5), 0.83)
+    pushed = _print(2, 13, 0, seed=6)
+    same = np.zeros((25, 25), np.float32)
+    same[:, 2:] = 5.0  # colour rules out everything but islands 1 and 2
+    choice = np.arange(25)
+    ev, _ = deck.evidence(_table(between, pushed))
+    assert not certain(ev, deck, same, choice)[0], "island 1 read in its own cell"
+    # the same evidence in another cell (island 1 moved there) is enough
+    moved = _table(_print(4, seed=6), pushed, _print(3, seed=6), between)
+    ev2, _ = deck.evidence(moved)
+    choice2 = np.array([3, 1, 2, 0, *range(4, 25)])
+    same2 = np.zeros((25, 25), np.float32)
+    same2[3, 2:] = 5.0
+    assert certain(ev2, deck, same2, choice2)[3]
