@@ -1,36 +1,18 @@
 """Silent misreads found on fresh deck designs (``vision_bench.py --designs``), each kept
 as the smallest case that shows its cause: a card read wrong and still called sure.
 
-Prints are drawn directly (a card on a dark table, its number and a few shapes, as in
-``test_print_identity``), so each doubt is checked on inputs whose answer is known.
+Prints are drawn directly (``test_print_identity._print``: a card on a dark table, its number
+and a few shapes), so each doubt is checked on inputs whose answer is known.
 """
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
-from zefiria.vision.card_print import PAD, register
+from zefiria.vision.card_print import register
 from zefiria.vision.print_identity import PrintDeck, certain
 
-W, H = 70, 96  # a card's print, px
-
-
-def _print(island: int, dx: int = 0, dy: int = 0, seed: int = 0) -> np.ndarray:
-    """Island ``island``'s card on the table, moved by (dx, dy) px."""
-    img = np.full((H + 2 * PAD, W + 2 * PAD), 50, np.uint8)
-    x0, y0 = PAD + dx, PAD + dy
-    cv2.rectangle(img, (x0, y0), (x0 + W - 1, y0 + H - 1), 215, -1)
-    cv2.rectangle(img, (x0 + 4, y0 + 4), (x0 + W - 5, y0 + H - 5), 150, 1)  # printed frame
-    rng = np.random.default_rng(island)
-    for _ in range(3):  # the island's art
-        cx, cy = int(rng.integers(15, W - 15)), int(rng.integers(35, H - 15))
-        cv2.circle(
-            img, (x0 + cx, y0 + cy), int(rng.integers(4, 10)), int(rng.integers(60, 140)), -1
-        )
-    cv2.putText(img, str(island), (x0 + 8, y0 + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
-    noise = np.random.default_rng(seed).normal(0, 3, img.shape)
-    return np.clip(img + noise, 0, 255).astype(np.uint8)
+from .test_print_identity import _print
 
 
 @pytest.fixture(scope="module")
