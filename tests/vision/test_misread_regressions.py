@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.vision.calibrate import calibrate
 from zefiria.vision.card_print import register
 from zefiria.vision.print_identity import PrintDeck, certain
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Status
+from zefiria.vision.synthetic import make_dataset
 
 from .test_print_identity import _print
 
@@ -102,3 +107,22 @@ def test_a_card_in_its_calibration_cell_must_lie_well_towards_its_island(
     same2 = np.zeros((25, 25), np.float32)
     same2[3, 2:] = 5.0
     assert certain(ev2, deck, same2, choice2)[3]
+
+
+@pytest.mark.slow
+def test_fresh_deck_photo_404_is_not_read_silently_wrong() -> None:
+    # `vision_bench.py --designs 3000-3999 --n 480 --photo 404`: island 9 lying beyond the
+    # reach in cell (2, 0) was read, sure, as island 11 (the island calibrated there).
+    sample = next(
+        s for s in make_dataset(405, 11, range(3000, 4000), per_setup=8) if s.index == 404
+    )
+    solved, pawns = sample.setup.calibration()
+    profile = calibrate(solved.image, pawns.image)
+    reading = read_table(sample.render().image, profile)
+    assert reading.status is Status.OK
+    cell = (2, 0)
+    assert sample.scene.island_at(cell) == 9
+    assert reading.grid[2][0] in (None, 9)
+    for r, c in ALL_CELLS:
+        got = reading.grid[r][c]
+        assert got is None or got == sample.scene.island_at((r, c)), (r, c)
