@@ -7,6 +7,8 @@ and a few shapes), so each doubt is checked on inputs whose answer is known.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
@@ -144,3 +146,22 @@ def test_fresh_deck_photo_443_own_island_on_a_weak_outline_is_not_sure() -> None
     for r, c in ALL_CELLS:
         got = reading.grid[r][c]
         assert got is None or got == sample.scene.island_at((r, c)), (r, c)
+
+
+def test_a_card_fitting_its_island_poorly_is_not_sure_and_many_leave_nothing_sure(
+    deck: PrintDeck,
+) -> None:
+    # Fresh design 5055: a card whose island's calibration print fitted nothing was read,
+    # sure, as another island fitting it at 0.72-0.75 per pixel; design 5030: 8 of 25
+    # cards fitting that poorly (the deck framed differently than at calibration) while
+    # four were read sure, one of them wrong.
+    ev, _ = deck.evidence(_table(_print(1, seed=8)))
+    choice = np.arange(25)
+    same = np.zeros((25, 25), np.float32)
+    assert certain(ev, deck, same, choice).all()
+    poor = ev.cost.copy()
+    poor[0, 0] = 0.75
+    sure = certain(replace(ev, cost=poor), deck, same, choice)
+    assert not sure[0] and sure[1:].all()
+    poor[[1, 2, 3], [1, 2, 3]] = 0.75  # four cards fit poorly: the prints misfit as a whole
+    assert not certain(replace(ev, cost=poor), deck, same, choice).any()
