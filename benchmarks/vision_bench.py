@@ -5,6 +5,17 @@
 
 (``--write`` saves benchmarks/results/vision.md.)
 
+Finding failures without touching the held-out decks:
+
+    nice .venv/bin/python benchmarks/vision_bench.py --designs 3000-3099 --n 400
+    nice .venv/bin/python benchmarks/vision_bench.py --designs 3000-3099 --n 400 --photo 137
+
+``--designs A-B`` draws fresh decks (design seeds A..B, in neither DEV nor EVAL): an unseen
+deck set for hunting misreads, whose figures are neither the tuning set's nor the
+benchmark's. Every silent misread is printed with its session and photo index; ``--photo N``
+replays that one photo (same ``--n/--seed/--per-setup/--designs``) and prints each silent
+misread's evidence: the truth, the answer, its margin and costs, and the runner-up.
+
 Sessions of ``make_dataset(n, seed, EVAL_DESIGNS)``: each session is calibrated once from its
 two calibration photos, then every game photo is read. Rendering is not timed. Reported:
 cells right among the visible ones (cells a hand does not cover), silent misreads (a wrong
@@ -32,13 +43,58 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
-from zefiria.vision.reader import read_table  # noqa: E402
+from zefiria.vision.reader import DEBUG, Identification, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
 from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, make_dataset  # noqa: E402
+
+PURPOSE = {
+    "FRESH (neither DEV nor EVAL)": "for finding failures, not the benchmark",
+    "DEV": "the tuning set",
+    "EVAL": "never used while tuning",
+}
 
 
 def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+
+def design_range(text: str) -> tuple[int, ...]:
+    """``"A-B"`` as design seeds A..B, refused if it shares a deck with DEV or EVAL."""
+    try:
+        a, b = (int(x) for x in text.split("-"))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected A-B (two design seeds), got {text!r}") from exc
+    if b < a:
+        raise argparse.ArgumentTypeError(f"empty design range {text!r}")
+    out = tuple(range(a, b + 1))
+    shared = sorted(set(out) & (set(DEV_DESIGNS) | set(EVAL_DESIGNS)))
+    if shared:
+        raise argparse.ArgumentTypeError(
+            f"designs {text} include DEV or EVAL decks ({shared[0]}...): pick fresh seeds"
+        )
+    return out
+
+
+def evidence_lines(ident: Identification, cell: int, truth: int) -> list[str]:
+    """Why cell ``cell`` was read sure: its answer against the truth and the runner-up."""
+    got = int(ident.choice[cell])
+    row = ident.cost[cell].astype(np.float64).copy()
+    row[got] = np.inf
+    runner = int(np.argmin(row))
+
+    def costs(k: int) -> str:
+        return (
+            f"cost {float(ident.cost[cell, k]):.3f} "
+            f"(print {float(ident.evidence.cost[cell, k]):.3f}, "
+            f"colour {float(ident.colour[cell, k]):.3f})"
+        )
+
+    return [
+        f"    answer {got + 1}: {costs(got)}; sure {bool(ident.sure[cell])}, "
+        f"margin {float(ident.margins[cell]):.3f}, framed {bool(ident.evidence.framed[cell])}",
+        f"    truth  {truth + 1}: {costs(truth)}",
+        f"    runner-up {runner + 1}: {costs(runner)}",
+    ]
 
 
 def main() -> int:
@@ -50,10 +106,32 @@ def main() -> int:
     ap.add_argument(
         "--dev", action="store_true", help="the tuning decks (DEV_DESIGNS) instead: never --write"
     )
+    ap.add_argument(
+        "--designs",
+        type=design_range,
+        metavar="A-B",
+        help="fresh decks (design seeds A..B, neither DEV nor EVAL) to hunt failures on",
+    )
+    ap.add_argument(
+        "--photo", type=int, metavar="N", help="replay game photo N only and show its evidence"
+    )
     args = ap.parse_args()
     if args.dev and args.write:
         ap.error("--dev measures the tuning decks: its figures are not the benchmark's")
-    decks = DEV_DESIGNS if args.dev else EVAL_DESIGNS
+    if args.designs and (args.dev or args.write):
+        ap.error("--designs draws fresh decks: neither the tuning set (--dev) nor --write")
+    if args.photo is not None and args.write:
+        ap.error("--photo replays one photo: nothing to --write")
+    if args.photo is not None and not 0 <= args.photo < args.n:
+        ap.error(f"--photo must be a photo index below --n {args.n}")
+    decks = args.designs or (DEV_DESIGNS if args.dev else EVAL_DESIGNS)
+    deck_set = "FRESH (neither DEV nor EVAL)" if args.designs else "DEV" if args.dev else "EVAL"
+    if args.designs:
+        print(
+            f"decks: FRESH designs {decks[0]}-{decks[-1]}: neither DEV nor EVAL, for finding "
+            "failures; these figures are not the benchmark's",
+            file=sys.stderr,
+        )
     cv2.setNumThreads(1)
     load_before = os.getloadavg()
 
@@ -67,6 +145,10 @@ def main() -> int:
     setup = None
     profile = None
     for sample in make_dataset(args.n, args.seed, decks, per_setup=args.per_setup):
+        if args.photo is not None and sample.index // args.per_setup != (
+            args.photo // args.per_setup
+        ):
+            continue  # another session: neither calibrated nor read
         if sample.setup is not setup:
             setup = sample.setup
             solved, pawns = setup.calibration()
@@ -76,6 +158,8 @@ def main() -> int:
             except CalibrationError as exc:
                 profile = None
                 cal_fail[str(exc)] += 1
+        if args.photo is not None and sample.index != args.photo:
+            continue  # its session is calibrated above; only this photo is read
         photo = sample.render()
         c["photos"] += 1
         if profile is None:
@@ -117,6 +201,16 @@ def main() -> int:
                 c["wrong"] += 1
                 if cell not in reading.uncertain:
                     c["silent"] += 1
+                    print(
+                        f"silent misread: photo {sample.index} (session "
+                        f"{sample.index // args.per_setup}, design {setup.design}) cell "
+                        f"{cell}: truth {scene.island_at(cell)}, read {got}",
+                        file=sys.stderr,
+                    )
+                    if args.photo is not None:
+                        i = ALL_CELLS.index(cell)
+                        lines = evidence_lines(DEBUG[-1], i, scene.island_at(cell) - 1)
+                        print("\n".join(lines), file=sys.stderr)
         if reading.ok:
             for spirit, pos in scene.pawns.items():
                 c["pawns"] += 1
@@ -144,8 +238,8 @@ def main() -> int:
         f"affinity {sorted(os.sched_getaffinity(0))}",
         f"- load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)};"
         f" after: {', '.join(f'{x:.2f}' for x in load_after)} (the machine is shared)",
-        f"- decks: {'DEV' if args.dev else 'EVAL'} designs {sorted(designs)} "
-        f"({'the tuning set' if args.dev else 'never used while tuning'}); "
+        f"- decks: {deck_set} designs {sorted(designs)} "
+        f"({PURPOSE[deck_set]}); "
         f"{c['sessions']} sessions, {c['photos']} game photos",
         "",
         "## Calibration",
@@ -180,14 +274,16 @@ def main() -> int:
     ]
     for name, vals in [*stages.items(), ("total (wall)", walls), ("total (CPU)", cpus)]:
         p95 = float(np.percentile(vals, 95)) if vals else float("nan")
-        lines.append(f"| {name} | {statistics.median(vals):.1f} | {p95:.1f} |")
+        med = statistics.median(vals) if vals else float("nan")
+        lines.append(f"| {name} | {med:.1f} | {p95:.1f} |")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     lines += [
         "",
         f"Stages after an unreadable verdict are skipped, so stage counts differ. Memory: "
         f"peak Python/numpy allocations during one reading (tracemalloc, every tenth photo, "
         f"read again untimed) median "
-        f"{statistics.median(peaks):.1f} MB, max {max(peaks):.1f} MB (OpenCV's own buffers "
+        f"{statistics.median(peaks or [np.nan]):.1f} MB, max {max(peaks or [np.nan]):.1f} MB "
+        f"(OpenCV's own buffers "
         f"are not traced); whole benchmark process peak RSS {rss:.0f} MB, renderer included.",
         "",
     ]

@@ -15,6 +15,7 @@ card, whichever island it is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -39,6 +40,16 @@ MIN_SIDE = 0.35
 SIDE_OVER_TYPICAL = 4.5
 MIN_OUTLINE = 0.4  # a card's sides must match the deck's this well (share of the deck's own)
 REACH = 9  # print px (~7 mm) a card may sit off its calibrated place and still be aligned
+# A card whose outline fits FAR_OVER times better up to BEYOND print px off than anywhere
+# inside the reach lies beyond it: its window holds the table, a gap or a neighbour's side,
+# and what fits inside the reach is one of those (fresh decks: silent misreads).
+BEYOND = 13
+FAR_OVER = 1.25
+# Two alignments at least TIE_APART print px apart that fit nearly as well (TIE of the
+# best): the outline is not told from something like it (a stripe of the table, the gap to a
+# neighbour), and which of the two frames the card is a guess.
+TIE = 0.9
+TIE_APART = 3
 
 
 def print_size(quads: F64, geometry: BoardGeometry) -> tuple[int, int]:
@@ -124,10 +135,11 @@ def _edge_weights(n: int, reach: int) -> F32:
     return near.astype(np.float32)
 
 
-def _scores(profiles: F32, ref: F32, reach: int) -> F32:
-    """(cards, 2 reach + 1): match of profile[x + d] with ref[x] near the sides, d = -reach.."""
+def _scores(profiles: F32, ref: F32, reach: int, near: int = REACH) -> F32:
+    """(cards, 2 reach + 1): match of profile[x + d] with ref[x] within ``near`` + 4 of the
+    sides, d = -reach..reach."""
     n = len(ref)
-    core = ref[reach : n - reach] * _edge_weights(n, reach)[reach : n - reach]
+    core = ref[reach : n - reach] * _edge_weights(n, near)[reach : n - reach]
     windows = np.lib.stride_tricks.sliding_window_view(profiles, n - 2 * reach, axis=1)
     out: F32 = windows @ core
     return out
@@ -140,31 +152,72 @@ def medoid(profiles: F32, reach: int = REACH) -> int:
     return int(np.argmax(total))
 
 
-def align(
-    prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH
-) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
-    """(cards, 2) print px (dx, dy) by which each card lies off its calibrated place, and
-    whether its outline was found at all: a clear match of the deck's, inside the reach.
+@dataclass(frozen=True)
+class Registration:
+    """How each card's print lies on the deck's outline."""
+
+    shift: NDArray[np.intp]  # (cards, 2) print px (dx, dy) off its calibrated place
+    found: NDArray[np.bool_]  # (cards,) a clear match of the deck's outline, inside the reach
+    strength: F32  # (cards,) the weaker axis's match, as a share of the deck's own
+
+
+def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Registration:
+    """Each card's print registered on the deck's mean outline (``ref_cols``, ``ref_rows``).
 
     A card framed wrong (its calibrated corners far off, something over its sides) would
     be compared on whatever lies in its window: the table and its neighbours, which stay
     in place from photo to photo and would pass for the card that lay there at
-    calibration.
+    calibration. So the outline is found only when its best match lies strictly inside
+    the reach, matches the deck's well enough, has no rival alignment nearly as good, and
+    no better one just beyond the reach.
     """
     cols, rows = edge_profiles(prints)
-    sx, sy = _scores(cols, ref_cols, reach), _scores(rows, ref_rows, reach)
-    dx, dy = np.argmax(sx, axis=1), np.argmax(sy, axis=1)
-    n = np.arange(len(prints))
-    found = (
-        (dx > 0)
-        & (dx < 2 * reach)
-        & (dy > 0)
-        & (dy < 2 * reach)
-        & (sx[n, dx] >= MIN_OUTLINE * _self_score(ref_cols, reach))
-        & (sy[n, dy] >= MIN_OUTLINE * _self_score(ref_rows, reach))
+    found = np.ones(len(prints), bool)
+    shift, strength = [], []
+    for profiles, ref in ((cols, ref_cols), (rows, ref_rows)):
+        sc = _scores(profiles, ref, reach)
+        d = np.argmax(sc, axis=1)
+        best = sc[np.arange(len(prints)), d]
+        own = _self_score(ref, reach)
+        found &= (d > 0) & (d < 2 * reach) & (best >= MIN_OUTLINE * own)
+        found &= ~_tied(sc, d) & ~_beyond(profiles, ref, reach)
+        shift.append(d - reach)
+        strength.append(best / max(own, 1e-6))
+    return Registration(
+        shift=np.stack(shift, axis=1).astype(np.intp),
+        found=found,
+        strength=np.minimum(*strength).astype(np.float32),
     )
-    out: NDArray[np.intp] = np.stack([dx - reach, dy - reach], axis=1).astype(np.intp)
-    return out, found
+
+
+def _tied(scores: F32, best: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """Whether another alignment ``TIE_APART`` px or more from the best nearly matches it."""
+    d = np.arange(scores.shape[1])
+    far = np.abs(d[None, :] - best[:, None]) >= TIE_APART
+    top = scores[np.arange(len(best)), best]
+    rival = np.where(far, scores, -np.inf).max(axis=1)
+    out: NDArray[np.bool_] = (top > 0) & (rival >= TIE * top)
+    return out
+
+
+def _beyond(profiles: F32, ref: F32, reach: int) -> NDArray[np.bool_]:
+    """Whether the outline fits ``FAR_OVER`` times better ``reach``..``BEYOND`` px off than
+    inside the reach (both scored on the same window, so that they compare)."""
+    wide = _scores(profiles, ref, BEYOND)
+    d = np.abs(np.arange(wide.shape[1]) - BEYOND)
+    inside = wide[:, d <= reach].max(axis=1)
+    outside = wide[:, d > reach].max(axis=1)
+    out: NDArray[np.bool_] = outside > FAR_OVER * np.maximum(inside, 1e-6)
+    return out
+
+
+def align(
+    prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH
+) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """(cards, 2) print px (dx, dy) by which each card lies off its calibrated place, and
+    whether its outline was found at all (see :func:`register`)."""
+    reg = register(prints, ref_cols, ref_rows, reach)
+    return reg.shift, reg.found
 
 
 def outline_at_sides(ref: F32, tolerance: int = 2) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ from .pawns import (
     residual,
 )
 from .photo_io import PhotoError, check_image
-from .print_identity import PrintDeck, certain
+from .print_identity import Evidence, PrintDeck, certain
 from .profile import Profile
 from .reading import Reading, Status
 
@@ -56,10 +57,23 @@ COLOUR_WEIGHT = 2.0
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
-# The last reading's per-cell evidence (alternative margin, own print cost, own colour cost,
-# island), for tuning and diagnosis; one entry only, so a long-running device does not
-# accumulate them.
-DEBUG: deque[tuple[F64, F32, F32, NDArray[np.intp]]] = deque(maxlen=1)
+
+
+@dataclass(frozen=True)
+class Identification:
+    """The identify stage's evidence for one reading, kept for tuning and diagnosis."""
+
+    evidence: Evidence  # the print comparisons (every cell against every island)
+    colour: F32  # (cells, islands) colour costs, in units of the deck's typical difference
+    cost: F32  # (cells, islands) what the assignment minimised
+    choice: NDArray[np.intp]  # (cells,) island index (0-based) given to each cell
+    sure: NDArray[np.bool_]  # (cells,) the identification was certain
+    margins: F64  # (cells,) least extra total cost of another island for the cell
+
+
+# The last reading's identification, for tuning and diagnosis (``vision_bench.py --photo``);
+# one entry only, so a long-running device does not accumulate them.
+DEBUG: deque[Identification] = deque(maxlen=1)
 
 
 class _Cache:
@@ -184,7 +198,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     covered = (own > MAX_OWN) & (own_print > COVER_PRINT)
     decided = certain(ev, deck, colour, choice) & ~covered
     margins = assignment.alternatives(cost, choice)
-    DEBUG.append((margins, own_print, own, choice + 1))
+    DEBUG.append(Identification(ev, colour, cost, choice, decided, margins))
     lap("identify")
     if float(np.median(own)) > MAX_OWN:
         return refuse("cards do not look as calibrated (camera moved or light changed?)")
