@@ -70,6 +70,9 @@ CONFIRM_LOOKS = 2
 # Photos in a row without seeing a pawn before the players are asked about it on the screen
 # (a pawn hidden by a hand or glare for a photo or two comes back by itself).
 UNSEEN_LOOKS = 3
+# Photos of the layout in a row that leave cards unread before the players are asked which
+# island lies on each (they straighten the cards in between).
+LAYOUT_LOOKS = 4
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -108,6 +111,9 @@ class Outcome:
     # "unreadable" with ``ask``: these cards stay unread and more than one arrangement of
     # them is legal: the players straighten them, or OK answers "they did not move".
     cards: tuple[Cell, ...] = ()
+    # "unreadable" with ``ask`` at setup: which island lies on this card of the layout? The
+    # screen lists the islands not read elsewhere; the buttons pick one.
+    pick: tuple[Cell, tuple[int, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,8 @@ class Referee:
         self.out_of_sync = False  # the table differs from the game (refusal, storm, undo)
         self.saved = False
         self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
+        self._layout_said: dict[int, int] = {}  # cards of the layout the players named
+        self._layout_looks = 0  # layout photos in a row that left cards unread
         self._seen: Observation | None = None  # this still table, merged over its photos
         self._blind_looks = 0  # photos asked for because cards were not read for sure
         self._confirm_looks = 0  # photos asked for before refusing a move
@@ -507,6 +515,9 @@ class Referee:
             return Outcome("unreadable", "no grid of 25 cards in the reading")
         grid, missing = self._layout_from(cells, reading.get("uncertain") or [])
         if grid is None:
+            self._layout_looks += 1
+            if self._layout_looks >= LAYOUT_LOOKS:
+                return self._ask_island()
             return Outcome("unreadable", self._w("not_read", n=missing))
         try:
             record = self.setup.record(grid)
@@ -520,6 +531,23 @@ class Referee:
         if outcome.kind == "accepted":
             return outcome
         return Outcome("layout", self._w("layout"))
+
+    def _ask_island(self) -> Outcome:
+        """Ask the players which island lies on the first card still unread.
+
+        Look-alike cards (two islands whose prints differ by little more than their number)
+        may never be told apart for sure; the players read the number on the card.
+        """
+        known = {**self._layout_seen, **self._layout_said}
+        unread = [i for i in range(25) if i not in known]
+        left = tuple(sorted(set(range(1, 26)) - set(known.values())))
+        cell = divmod(unread[0], 5)
+        question = self._w("which_island", where=format_cell(cell))
+        return Outcome("unreadable", question, ask=True, pick=(cell, left))
+
+    def say_island(self, cell: Cell, island: int) -> None:
+        """The players say which island lies on an unread card of the layout."""
+        self._layout_said[index(cell)] = island
 
     def _layout_from(
         self, cells: list[Any], uncertain: list[Any]
@@ -541,6 +569,12 @@ class Referee:
         if conflict or len(set(merged.values())) != len(merged):
             merged = sure
         self._layout_seen = merged
+        # The players' word fills what the camera did not read; a card read for sure since
+        # (or an island seen elsewhere) overrules it.
+        said = {i: v for i, v in self._layout_said.items() if i not in merged}
+        said = {i: v for i, v in said.items() if v not in merged.values()}
+        if len(set(said.values())) == len(said):
+            merged = {**merged, **said}
         if len(merged) == 24:  # the last card is the one island not seen elsewhere
             (cell,) = set(range(25)) - set(merged)
             (island,) = set(range(1, 26)) - set(merged.values())

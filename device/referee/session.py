@@ -104,11 +104,17 @@ class Session:
         self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
         self._asked_gems: tuple[Cell, ...] = ()  # gems the screen asks about: taken or not?
         self._asked_cards: tuple[Cell, ...] = ()  # unread cards: did they move?
+        self._picking: tuple[Cell, tuple[int, ...]] | None = None  # "card b2: which island?"
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
         """The pawns the screen asks about ("is it on its card?"); OK answers yes."""
         return self._asked_unseen
+
+    @property
+    def picking(self) -> tuple[Cell, tuple[int, ...]] | None:
+        """The layout card the screen asks about and the islands listed, while it asks."""
+        return self._picking
 
     @property
     def asking_cards(self) -> tuple[Cell, ...]:
@@ -180,6 +186,8 @@ class Session:
         referee = self.referee
         if self._menu is not None:
             return self._game_menu_press(event)
+        if self._picking is not None:
+            return self._pick_press(event)
         question, options = referee.choices() if referee.started else ("", ())
         if options:
             return self._menu_press(event, question, options)
@@ -243,6 +251,32 @@ class Session:
             return None
         self._show_menu(question, options)
         return None
+
+    def _pick_press(self, event: Event) -> Outcome | None:
+        # Hint moves down the islands, Undo moves up, OK says "this one" and looks again.
+        assert self._picking is not None
+        cell, islands = self._picking
+        if event is Event.HINT:
+            self.selected = (self.selected + 1) % len(islands)
+        elif event is Event.UNDO:
+            self.selected = (self.selected - 1) % len(islands)
+        elif event is Event.OK:
+            self._picking = None
+            self.referee.say_island(cell, islands[self.selected])
+            self.watcher.forget()
+            return self.read_now()
+        elif event in (Event.QUIT, Event.SHUTDOWN):
+            self.shutdown = event is Event.SHUTDOWN
+            self.stopped = True
+            return None
+        self._show_pick()
+        return None
+
+    def _show_pick(self) -> None:
+        assert self._picking is not None
+        cell, islands = self._picking
+        question = self._w("which_island", where=format_cell(cell))
+        self.show(MenuView(question, tuple(str(i) for i in islands), self.selected))
 
     def _open_menu(self) -> None:
         """The long-press menu: spend a red gem for +1 AP, undo the whole turn, back."""
@@ -326,7 +360,14 @@ class Session:
         self._asked_unseen = outcome.unseen if outcome.ask else ()
         self._asked_gems = outcome.gems if outcome.ask else ()
         self._asked_cards = outcome.cards if outcome.ask else ()
+        if outcome.pick is not None and outcome.pick != self._picking:
+            self._picking, self.selected = outcome.pick, 0
+        elif kind != "unreadable":
+            self._picking = None
         if kind == "unreadable":
+            if self._picking is not None:
+                self._show_pick()
+                return
             if outcome.ask:
                 # Looking again has not found the pawn: the players must know which one and
                 # what to do, and the watcher keeps looking meanwhile (one buzz, not one a

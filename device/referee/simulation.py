@@ -54,6 +54,7 @@ class Tally:
     vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
     withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
     cards_vouched: int = 0  # "did the unread cards move?" answered OK: they had not
+    islands_named: int = 0  # "card b2: which island?" answered at setup (cards never read)
     gems_asked: int = 0  # "a red gem on card N?" answered (the camera cannot tell: a pawn on it)
 
     @property
@@ -249,6 +250,19 @@ class Simulation:
             if vouch_or_withdraw(self._cards_where_the_game_has_them(cells), "the moved cards"):
                 self.tally.cards_vouched += 1
 
+        def answer_pick(pick: tuple[Cell, tuple[int, ...]]) -> None:
+            # "Card b2: which island?" The players read the number printed on the card and
+            # move down the list to it (Hint), then OK.
+            cell, islands = pick
+            island = self.table.scene().grid[index(cell)]
+            if island not in islands:
+                straighten()  # the list is wrong: the cards read so far have moved
+                return
+            for _ in range(islands.index(island)):
+                self._press(Event.HINT)
+            self._press(Event.OK)
+            self.tally.islands_named += 1
+
         def answer_gems(cells: tuple[Cell, ...]) -> None:
             # "Red gem of card 20 taken?" The players look: OK if it is gone, Undo if not.
             self.tally.gems_asked += 1
@@ -261,7 +275,7 @@ class Simulation:
                 raise SimulationError("the referee stopped")
             if outcome is None:
                 waited = 0 if self.table.busy else waited + 1
-                if waited > patience:
+                if waited > patience and self.session.picking is None:
                     # Still and no answer (the change was too small for the watcher, or the
                     # straightened cards look the same): press OK, as a player would, unless
                     # OK would say yes to a pawn the screen asks about and that is elsewhere.
@@ -280,7 +294,9 @@ class Simulation:
                 self.last_outcome = outcome
                 return outcome
             last = outcome.message
-            if outcome.ask and outcome.gems:
+            if outcome.ask and outcome.pick is not None:
+                answer_pick(outcome.pick)
+            elif outcome.ask and outcome.gems:
                 answer_gems(outcome.gems)
             elif outcome.ask and outcome.cards:
                 answer_cards(outcome.cards)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from zefiria.device.display.screens import MenuView
 from zefiria.device.referee.loop import Setup
 from zefiria.device.referee.virtual_players import Move, VirtualTable
 from zefiria.engine.actions import Breeze, Fly
@@ -90,3 +91,19 @@ def test_unread_cards_that_did_not_move_are_vouched_for_and_the_move_accepted(
     assert sim.tally.wrong == [], sim.tally.wrong
     assert outcome.kind == "accepted" and outcome.actions == (fly,)
     assert sim.tally.cards_vouched == 1
+
+
+def test_layout_cards_never_read_are_named_by_the_players_and_the_game_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Look-alike cards may never be read for sure: the players pick the island on screen."""
+    sim, screens, _ = simulated(tmp_path, SETUP, seed=4, cheat_rate=0.1)
+    reader = UnreadCardsReader(sim.table)
+    reader.blind = {(1, 1), (3, 2), (4, 4)}
+    sim.session.reader = reader
+    tally = sim.play()
+    # Three cards never read: two named from the list, the last deduced.
+    assert tally.islands_named == 2
+    assert any(isinstance(s, MenuView) and s.title == "Card b2: which island?" for s in screens)
+    assert sim.referee.saved and tally.wrong == [], tally.wrong
+    assert tally.refused == tally.illegal and tally.accepted == tally.legal
