@@ -98,7 +98,7 @@ class DemoReport:
             "pawns_vouched": self.tally.vouched,
             "gems_asked": self.tally.gems_asked,
             "cards_vouched": self.tally.cards_vouched,
-            "islands_named": self.tally.islands_named,
+            "picked_from_lists": self.tally.picked,
             "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),

@@ -89,6 +89,22 @@ OutcomeKind = Literal[
 
 
 @dataclass(frozen=True)
+class Pick:
+    """At setup, what the camera cannot tell and the players choose from a list.
+
+    Either which island lies on the layout card ``cell`` (``islands``: those not read
+    elsewhere), or on which corner ``spirit``'s unseen pawn stands (``corners``: the free ones).
+    """
+
+    question: str
+    labels: tuple[str, ...]
+    cell: Cell | None = None
+    islands: tuple[int, ...] = ()
+    spirit: Spirit | None = None
+    corners: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What the referee decided, with the words to show and the cards to put back."""
 
@@ -111,9 +127,8 @@ class Outcome:
     # "unreadable" with ``ask``: these cards stay unread and more than one arrangement of
     # them is legal: the players straighten them, or OK answers "they did not move".
     cards: tuple[Cell, ...] = ()
-    # "unreadable" with ``ask`` at setup: which island lies on this card of the layout? The
-    # screen lists the islands not read elsewhere; the buttons pick one.
-    pick: tuple[Cell, tuple[int, ...]] | None = None
+    # "unreadable" with ``ask`` at setup: a list the players choose from with the buttons.
+    pick: Pick | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +187,7 @@ class Referee:
         self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
         self._layout_said: dict[int, int] = {}  # cards of the layout the players named
         self._layout_looks = 0  # layout photos in a row that left cards unread
+        self._setup_looks = 0  # setup photos in a row without the next pawn on a corner
         self._seen: Observation | None = None  # this still table, merged over its photos
         self._blind_looks = 0  # photos asked for because cards were not read for sure
         self._confirm_looks = 0  # photos asked for before refusing a move
@@ -543,7 +559,34 @@ class Referee:
         left = tuple(sorted(set(range(1, 26)) - set(known.values())))
         cell = divmod(unread[0], 5)
         question = self._w("which_island", where=format_cell(cell))
-        return Outcome("unreadable", question, ask=True, pick=(cell, left))
+        pick = Pick(question, tuple(str(i) for i in left), cell=cell, islands=left)
+        return Outcome("unreadable", question, ask=True, pick=pick)
+
+    def answer_pick(self, pick: Pick, choice: int) -> Outcome | None:
+        """The players chose item ``choice`` of ``pick``; an outcome when that decided one."""
+        if pick.cell is not None:
+            self.say_island(pick.cell, pick.islands[choice])
+            return None
+        assert pick.spirit is not None
+        state = self.state
+        if state.phase is not Phase.SETUP or state.active_spirit is not pick.spirit:
+            return None  # the camera saw the pawn meanwhile: the question is stale
+        try:
+            self._push(Place(pick.corners[choice]))
+        except IllegalActionError as exc:
+            return Outcome("refused", self._refusal(exc))
+        self._setup_looks = 0
+        return Outcome("accepted", self._w("pawns_placed"), actions=(Place(pick.corners[choice]),))
+
+    def _ask_corner(self) -> Outcome:
+        state = self.state
+        spirit = state.active_spirit
+        taken = state.occupied_cells()
+        corners = tuple(c for c in CORNERS if c not in taken)
+        labels = tuple(f"{format_cell(c)} ({state.island_at(c)})" for c in corners)
+        question = self._w("which_corner", name=spirit.title)
+        pick = Pick(question, labels, spirit=spirit, corners=corners)
+        return Outcome("unreadable", question, ask=True, pick=pick)
 
     def say_island(self, cell: Cell, island: int) -> None:
         """The players say which island lies on an unread card of the layout."""
@@ -611,7 +654,13 @@ class Referee:
                 return Outcome("refused", self._refusal(exc), put_back=(todo,))
             placed.append(action)
         if not placed:
+            # A pawn put on its corner but never seen there: after a few photos the players
+            # say which corner (a pawn not yet put down keeps the screen asking, harmlessly).
+            self._setup_looks += 1
+            if self._setup_looks >= UNSEEN_LOOKS + 1:
+                return self._ask_corner()
             return Outcome("unchanged", self._w("pawns_wanted"))
+        self._setup_looks = 0
         return Outcome("accepted", self._w("pawns_placed"), actions=tuple(placed))
 
     def _accept(self, actions: tuple[Action, ...], cost: int, observation: Observation) -> Outcome:

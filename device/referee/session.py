@@ -35,7 +35,7 @@ from zefiria.engine.notation import describe_action, format_cell
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase, StormEffect
 
-from .loop import Outcome, Referee
+from .loop import Outcome, Pick, Referee
 from .watcher import StillnessWatcher
 from .words import word
 
@@ -104,7 +104,7 @@ class Session:
         self._asked_unseen: tuple[Spirit, ...] = ()  # pawns the screen asks the players about
         self._asked_gems: tuple[Cell, ...] = ()  # gems the screen asks about: taken or not?
         self._asked_cards: tuple[Cell, ...] = ()  # unread cards: did they move?
-        self._picking: tuple[Cell, tuple[int, ...]] | None = None  # "card b2: which island?"
+        self._picking: Pick | None = None  # "card b2: which island?" at setup
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
@@ -112,7 +112,7 @@ class Session:
         return self._asked_unseen
 
     @property
-    def picking(self) -> tuple[Cell, tuple[int, ...]] | None:
+    def picking(self) -> Pick | None:
         """The layout card the screen asks about and the islands listed, while it asks."""
         return self._picking
 
@@ -253,17 +253,20 @@ class Session:
         return None
 
     def _pick_press(self, event: Event) -> Outcome | None:
-        # Hint moves down the islands, Undo moves up, OK says "this one" and looks again.
-        assert self._picking is not None
-        cell, islands = self._picking
+        # Hint moves down the list, Undo moves up, OK says "this one" and looks again.
+        pick = self._picking
+        assert pick is not None
         if event is Event.HINT:
-            self.selected = (self.selected + 1) % len(islands)
+            self.selected = (self.selected + 1) % len(pick.labels)
         elif event is Event.UNDO:
-            self.selected = (self.selected - 1) % len(islands)
+            self.selected = (self.selected - 1) % len(pick.labels)
         elif event is Event.OK:
             self._picking = None
-            self.referee.say_island(cell, islands[self.selected])
+            decided = self.referee.answer_pick(pick, self.selected)
             self.watcher.forget()
+            if decided is not None:
+                self.present(decided)
+                return decided
             return self.read_now()
         elif event in (Event.QUIT, Event.SHUTDOWN):
             self.shutdown = event is Event.SHUTDOWN
@@ -274,9 +277,7 @@ class Session:
 
     def _show_pick(self) -> None:
         assert self._picking is not None
-        cell, islands = self._picking
-        question = self._w("which_island", where=format_cell(cell))
-        self.show(MenuView(question, tuple(str(i) for i in islands), self.selected))
+        self.show(MenuView(self._picking.question, self._picking.labels, self.selected))
 
     def _open_menu(self) -> None:
         """The long-press menu: spend a red gem for +1 AP, undo the whole turn, back."""

@@ -22,7 +22,7 @@ from zefiria.engine.rules import apply_action, legal_actions
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import GameState, Phase
 
-from .loop import Outcome
+from .loop import Outcome, Pick
 from .session import Session
 from .virtual_players import Move, VirtualTable, choice_index, illegal_move
 
@@ -54,7 +54,7 @@ class Tally:
     vouched: int = 0  # "is the pawn on its card?" answered OK for a pawn the camera missed
     withdrawn: int = 0  # moves taken back because the camera could not see the moved pawn
     cards_vouched: int = 0  # "did the unread cards move?" answered OK: they had not
-    islands_named: int = 0  # "card b2: which island?" answered at setup (cards never read)
+    picked: int = 0  # setup lists answered: "card b2: which island?", "which corner?"
     gems_asked: int = 0  # "a red gem on card N?" answered (the camera cannot tell: a pawn on it)
 
     @property
@@ -250,18 +250,25 @@ class Simulation:
             if vouch_or_withdraw(self._cards_where_the_game_has_them(cells), "the moved cards"):
                 self.tally.cards_vouched += 1
 
-        def answer_pick(pick: tuple[Cell, tuple[int, ...]]) -> None:
-            # "Card b2: which island?" The players read the number printed on the card and
-            # move down the list to it (Hint), then OK.
-            cell, islands = pick
-            island = self.table.scene().grid[index(cell)]
-            if island not in islands:
-                straighten()  # the list is wrong: the cards read so far have moved
+        def answer_pick(pick: Pick) -> None:
+            # "Card b2: which island?" / "which corner?": the players read the number on the
+            # card, or look where the pawn stands, move down the list to it (Hint), then OK.
+            scene = self.table.scene()
+            if pick.cell is not None:
+                options: tuple[object, ...] = pick.islands
+                truth: object = scene.grid[index(pick.cell)]
+            else:
+                assert pick.spirit is not None
+                options = pick.corners
+                pos = scene.pawns.get(pick.spirit)
+                truth = pos.cell if pos is not None else None
+            if truth not in options:
+                straighten()  # the list does not hold the answer: the table has moved
                 return
-            for _ in range(islands.index(island)):
+            for _ in range(options.index(truth)):
                 self._press(Event.HINT)
             self._press(Event.OK)
-            self.tally.islands_named += 1
+            self.tally.picked += 1
 
         def answer_gems(cells: tuple[Cell, ...]) -> None:
             # "Red gem of card 20 taken?" The players look: OK if it is gone, Undo if not.

@@ -103,7 +103,7 @@ def test_layout_cards_never_read_are_named_by_the_players_and_the_game_plays_on(
     sim.session.reader = reader
     tally = sim.play()
     # Three cards never read: two named from the list, the last deduced.
-    assert tally.islands_named == 2
+    assert tally.picked == 2
     assert any(isinstance(s, MenuView) and s.title == "Card b2: which island?" for s in screens)
     assert sim.referee.saved and tally.wrong == [], tally.wrong
     assert tally.refused == tally.illegal and tally.accepted == tally.legal

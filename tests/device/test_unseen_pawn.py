@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from zefiria.device.controls.events import Event
-from zefiria.device.display.screens import MessageView
+from zefiria.device.display.screens import MenuView, MessageView
 from zefiria.device.referee.demo import DemoOptions, run_demo
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal
@@ -108,3 +108,15 @@ def test_the_demo_ends_with_its_tally_and_the_reason_when_the_game_stops(
     assert (tmp_path / "out" / "summary.json").exists()
     assert History(tmp_path / "out" / "history.sqlite").games() == []
     assert Journal.open(tmp_path / "out" / "journal.jsonl").events == []
+
+
+def test_a_pawn_never_seen_on_its_corner_is_placed_from_the_list(tmp_path: Path) -> None:
+    """At setup the players say which corner an unseen pawn stands on, and the game goes on."""
+    sim, screens, _ = simulated(tmp_path, SETUP, seed=4, cheat_rate=0.0)
+    reader = HidingReader(sim.table, Spirit.BOREA)
+    reader.hidden = True
+    sim.session.reader = reader
+    tally = sim.play()
+    asked = [s for s in screens if isinstance(s, MenuView) and "which corner" in s.title]
+    assert asked and asked[0].title == "Can't see Borea's pawn: which corner?"
+    assert tally.picked >= 1 and sim.referee.saved and tally.wrong == [], tally.wrong
