@@ -188,11 +188,12 @@ def write(
         "",
         'Players help the camera when it asks: *vouched* counts the "is the pawn on its card?" '
         "questions answered OK (the camera missed a pawn that was there), *gems asked* the "
-        '"red gem taken?" questions (a pawn stands where a gem went), *re-reads* the still '
+        '"red gem taken?" questions (a pawn stands where a gem went), *picked* the setup lists '
+        'answered ("card b2: which island?", "which corner?"), *re-reads* the still '
         "tables it could not read until a player straightened something.",
         "",
         "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
-        "still -> verdict | photos | vouched / gems asked / re-reads | time | result |",
+        "still -> verdict | photos | vouched / gems asked / picked / re-reads | time | result |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in e2e:
@@ -206,7 +207,8 @@ def write(
             f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
             f"{_times(r['times'])} | {r['photos']} | "
-            f"{r['pawns_vouched']} / {r['gems_asked']} / {r['rereads']} | "
+            f"{r['pawns_vouched']} / {r['gems_asked']} / {r['picked_from_lists']} / "
+            f"{r['rereads']} | "
             f"{r['seconds']:.0f} s | "
             + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )
