@@ -236,6 +236,8 @@ class Session:
         self, event: Event, question: str, options: tuple[Action, ...]
     ) -> Outcome | None:
         # Hint moves down, Undo moves up, OK chooses: four buttons, no rotary encoder.
+        # (A press queued for an earlier list may arrive here: stay inside this one.)
+        self.selected %= len(options)
         if event is Event.HINT:
             self.selected = (self.selected + 1) % len(options)
         elif event is Event.UNDO:
@@ -363,8 +365,8 @@ class Session:
         self._asked_cards = outcome.cards if outcome.ask else ()
         if outcome.pick is not None and outcome.pick != self._picking:
             self._picking, self.selected = outcome.pick, 0
-        elif kind != "unreadable":
-            self._picking = None
+        elif kind != "unreadable" and self._picking is not None:
+            self._picking, self.selected = None, 0  # answered by the camera meanwhile
         if kind == "unreadable":
             if self._picking is not None:
                 self._show_pick()
