@@ -16,7 +16,6 @@ referee wants every card seen for sure, and gets there in two honest ways:
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import permutations
 
 from zefiria.engine.grid import ALL_CELLS, ISLANDS, index
 from zefiria.engine.observation import Observation
@@ -60,29 +59,3 @@ def merge(older: Observation | None, newer: Observation) -> Observation:
     merged = replace(newer, grid=tuple(grid), gems=gems, uncertain=newer.uncertain - filled)
     return deduce(merged)
 
-
-# Unread cards beyond which the referee does not try every arrangement (5 cards: 120 explains).
-MAX_ARRANGED = 4
-
-
-def arrangements(observation: Observation) -> list[Observation] | None:
-    """Every way the islands not read for sure can lie in the unread cells.
-
-    Each arrangement is a full reading of the cards (the unread cells filled, no longer in
-    doubt; gems as the camera read them). ``None`` when there are too many unread cards to
-    try, or when the cards read for sure leave a different number of islands than cells.
-    """
-    wild = sorted(observation.wildcards)
-    if len(wild) > MAX_ARRANGED:
-        return None
-    sure = {observation.grid[index(c)] for c in ALL_CELLS if c not in wild}
-    left = sorted(set(ISLANDS) - sure)
-    if len(left) != len(wild):
-        return None
-    out = []
-    for islands in permutations(left):
-        grid = list(observation.grid)
-        for cell, island in zip(wild, islands, strict=True):
-            grid[index(cell)] = island
-        out.append(replace(observation, grid=tuple(grid), uncertain=frozenset()))
-    return out

@@ -34,7 +34,7 @@ from zefiria.engine.actions import (
 from zefiria.engine.deck import default_deck, load_deck
 from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
-from zefiria.engine.explain import Verdict, explain
+from zefiria.engine.explain import explain
 from zefiria.engine.game import Game
 from zefiria.engine.grid import ALL_CELLS, CORNERS, Cell, index, nearest_edge_cells
 from zefiria.engine.notation import describe_action, format_action, format_cell, parse_action
@@ -55,7 +55,7 @@ from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 
-from .confirm import arrangements, merge
+from .confirm import merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
 from .sentences import say_differences, say_refusal, say_storm, say_verdict
@@ -308,12 +308,10 @@ class Referee:
             # "missing" from its card): never judge a turn without seeing every pawn.
             return self._pawns_unseen(unseen)
         if blind and verdict.kind != "illegal":
-            # Still unread after looking again: judge only if a single arrangement of the
-            # unread cards makes sense (two swapped unread cards also read as "no change").
-            sole = self._sole_arrangement(state, observation)
-            if sole is None:
-                return self._ask_cards(tuple(blind))
-            observation, verdict = sole
+            # Still unread after looking again: any arrangement of the unread cards may be on
+            # the table, an illegal one included (two cards swapped against the rules and
+            # both unread look like no change at all), so the players say.
+            return self._ask_cards(tuple(blind))
         if verdict.kind == "unchanged":
             return self._in_sync()
         if verdict.kind in ("legal", "ambiguous") and verdict.best is not None:
@@ -322,12 +320,7 @@ class Referee:
                 return self._ask_gems(hidden, "gem_taken_ask")
             # Cheapest first: the players pay the least the rules allow for what they did
             # (Undo is there when they meant a dearer explanation).
-            outcome = self._accept(verdict.best.actions, verdict.best.cost, observation)
-            if blind:
-                where = ", ".join(format_cell(c) for c in blind)
-                unseen_cells = self._w("unseen_cells", where=where)
-                outcome = replace(outcome, message=f"{outcome.message} ({unseen_cells})")
-            return outcome
+            return self._accept(verdict.best.actions, verdict.best.cost, observation)
         if self._confirm_looks < CONFIRM_LOOKS:
             self._confirm_looks += 1
             self._seen = None  # judge the next photo on its own
@@ -381,22 +374,6 @@ class Referee:
             if spirit.value not in filled and pos is not None:
                 filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
         return filled
-
-    def _sole_arrangement(
-        self, state: GameState, observation: Observation
-    ) -> tuple[Observation, Verdict] | None:
-        """The one arrangement of the unread cards the rules allow, with its verdict.
-
-        None when several would be legal (the camera cannot tell which happened) or none is
-        (the camera's doubts hide more than the arrangement: a gem, say), or too many cards
-        are unread to try them all.
-        """
-        options = arrangements(observation)
-        if options is None:
-            return None
-        judged = [(o, explain(state, o)) for o in options]
-        possible = [(o, v) for o, v in judged if v.kind != "illegal"]
-        return possible[0] if len(possible) == 1 else None
 
     def _ask_cards(self, cells: tuple[Cell, ...]) -> Outcome:
         where = ", ".join(format_cell(c) for c in cells)

@@ -1,8 +1,8 @@
-"""Cards the camera never reads: the referee judges only what one arrangement of them allows.
+"""Cards the camera never reads: the referee does not judge a change it could not see.
 
 Two swapped cards that both stay unread look like no change at all; the referee must neither
-call that "no change" nor charge a swap nobody made. It tries every arrangement of the unread
-cards and asks the players when more than one is legal.
+call that "no change" nor charge a swap nobody made, legal or not. After looking again it
+asks the players ("OK: they did not move"); if they did move, the players take the move back.
 """
 
 from __future__ import annotations
@@ -70,6 +70,22 @@ def test_a_swap_of_two_cards_never_read_is_not_taken_for_no_change(tmp_path: Pat
     assert sim.tally.wrong == [], sim.tally.wrong
     assert sim.tally.withdrawn == 1 and sim.referee.state == state
     assert outcome.kind in ("unchanged", "restored")
+
+
+def test_an_illegal_swap_of_two_cards_never_read_is_never_accepted(tmp_path: Path) -> None:
+    sim, reader = _in_turn(tmp_path)
+    state = sim.referee.state
+    pawns = {p.cell for p in state.pawns if p is not None}
+    a, b = (0, 1), (4, 3)  # six cards apart: more than the spirit's AP can pay for
+    assert a not in pawns and b not in pawns and state.ap < 6
+    reader.blind = {a, b}
+    cheat = Breeze(a, b)
+    sim.table.perform(state, cheat)
+    outcome = sim._until_verdict()
+    sim._check(state, Move(cheat, legal=False, note="a swap that costs too much"), outcome)
+    # The only legal arrangement of the two unread cards is "no change": not a verdict.
+    assert sim.tally.wrong == [], sim.tally.wrong
+    assert sim.tally.withdrawn == 1 and sim.referee.state == state
 
 
 def test_unread_cards_that_did_not_move_are_vouched_for_and_the_move_accepted(
