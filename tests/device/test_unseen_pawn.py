@@ -12,7 +12,7 @@ from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal
 from zefiria.device.referee.loop import UNSEEN_LOOKS, Setup
 from zefiria.device.referee.virtual_players import VirtualTable
-from zefiria.engine.actions import Fly
+from zefiria.engine.actions import ChooseFirst, Fly
 from zefiria.engine.rules import is_legal
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Mode, Phase
@@ -120,3 +120,13 @@ def test_a_pawn_never_seen_on_its_corner_is_placed_from_the_list(tmp_path: Path)
     asked = [s for s in screens if isinstance(s, MenuView) and "which corner" in s.title]
     assert asked and asked[0].title == "Can't see Borea's pawn: which corner?"
     assert tally.picked >= 1 and sim.referee.saved and tally.wrong == [], tally.wrong
+
+
+def test_a_press_meant_for_a_longer_list_stays_inside_the_menu_on_screen(tmp_path: Path) -> None:
+    # The setup list had 4 corners and Hint was pressed 3 times; the camera then saw the pawn
+    # and a 2-item menu came up before the presses were handled (1p storm seed 2 crashed).
+    sim, _, _ = _in_turn(tmp_path)
+    sim.session.selected = 3
+    options = (ChooseFirst(Spirit.BOREA), ChooseFirst(Spirit.ETESIA))
+    outcome = sim.session._menu_press(Event.OK, "who plays first?", options)
+    assert outcome is not None and sim.session.selected == 1
