@@ -58,4 +58,3 @@ def merge(older: Observation | None, newer: Observation) -> Observation:
     gems = (newer.gems - filled) | (older.gems & filled)
     merged = replace(newer, grid=tuple(grid), gems=gems, uncertain=newer.uncertain - filled)
     return deduce(merged)
-

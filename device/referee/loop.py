@@ -124,8 +124,8 @@ class Outcome:
     # the camera cannot tell (a pawn stands on the card, or the card was not read): OK
     # answers "no gem there", Undo "a gem lies there".
     gems: tuple[Cell, ...] = ()
-    # "unreadable" with ``ask``: these cards stay unread and more than one arrangement of
-    # them is legal: the players straighten them, or OK answers "they did not move".
+    # "unreadable" with ``ask``: these cards stay unread after looking again: the players
+    # straighten them, or OK answers "they did not move".
     cards: tuple[Cell, ...] = ()
     # "unreadable" with ``ask`` at setup: a list the players choose from with the buttons.
     pick: Pick | None = None
@@ -412,16 +412,14 @@ class Referee:
 
         A pawn flown onto an anchored card may stand on its gem: the photo then shows no gem
         there, which the cheapest explanation reads as "retrieved, then flown there" (legal)
-        when the player broke the anchor. A card not read for sure hides its gem the same way.
-        No camera can tell these apart, so the players say which it was.
+        when the player broke the anchor. No camera can tell these apart, so the players say
+        which it was. (Cards not read for sure never get this far: they are asked about.)
         """
         under_pawns = _under_pawns(observation)
         hidden = {
             a.cell
             for a in actions
-            if isinstance(a, Retrieve)
-            and a.cell not in self._gems_gone
-            and (a.cell in under_pawns or a.cell in observation.wildcards)
+            if isinstance(a, Retrieve) and a.cell not in self._gems_gone and a.cell in under_pawns
         }
         return tuple(sorted(hidden))
 
@@ -548,12 +546,13 @@ class Referee:
         state = self.state
         if state.phase is not Phase.SETUP or state.active_spirit is not pick.spirit:
             return None  # the camera saw the pawn meanwhile: the question is stale
+        place = Place(pick.corners[choice])
         try:
-            self._push(Place(pick.corners[choice]))
+            self._push(place)
         except IllegalActionError as exc:
             return Outcome("refused", self._refusal(exc))
         self._setup_looks = 0
-        return Outcome("accepted", self._w("pawns_placed"), actions=(Place(pick.corners[choice]),))
+        return Outcome("accepted", self._w("pawns_placed"), actions=(place,))
 
     def _ask_corner(self) -> Outcome:
         state = self.state

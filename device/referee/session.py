@@ -113,7 +113,7 @@ class Session:
 
     @property
     def picking(self) -> Pick | None:
-        """The layout card the screen asks about and the islands listed, while it asks."""
+        """The setup list on screen (a layout card's island, an unseen pawn's corner)."""
         return self._picking
 
     @property
