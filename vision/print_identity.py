@@ -130,7 +130,7 @@ class PrintDeck:
         shift = shift.copy()
         self.framed: NDArray[np.bool_] = self.outline_framed.copy()
         self.layout = learn_layout(soft, shift, self.framed, self)
-        self._place_unframed(soft, shift, self.framed)
+        self.place_unframed(soft, shift, self.framed)
         self.shifts = shift
         win = np.stack(
             [
@@ -144,7 +144,7 @@ class PrintDeck:
         self.cross = np.einsum("bkp,bjp->bkj", t, t)  # (B, 25, 25)
         self.pixels = t.shape[0] * t.shape[2]
 
-    def _place_unframed(
+    def place_unframed(
         self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_]
     ) -> None:
         """Prints whose outline was not found placed on the deck's layout (in place)."""
@@ -170,7 +170,7 @@ class PrintDeck:
         soft = detail(prints)
         # A card whose outline was not found (faint sides, a textured table, a pawn's shadow
         # over its edge) is placed on the deck's shared print instead, if it clearly matches
-        self._place_unframed(soft, shift, framed)
+        self.place_unframed(soft, shift, framed)
         w, h = self.size
         x0, y0 = self.origin
         n = len(prints)

@@ -49,17 +49,19 @@ def card_looks(prints: U8, deck: PrintDeck) -> CardLooks:
     """Each cell's print (:func:`.card_print.cut_prints`) as the comparison needs it."""
     reg = register(prints, deck.ref_cols, deck.ref_rows)
     soft = detail(prints)
+    shift, framed = reg.shift.copy(), reg.found.copy()
+    deck.place_unframed(soft, shift, framed)  # the deck's layout frames faint outlines
     w, h = deck.size
     x0, y0 = deck.origin
     s = 2 * REACH + 1
     out = np.empty((len(prints), s * s, h, w), np.float32)
-    for i, (sx, sy) in enumerate(reg.shift):
+    for i, (sx, sy) in enumerate(shift):
         for k in range(s * s):
             dy, dx = divmod(k, s)
             top, left = y0 + sy + dy - REACH, x0 + sx + dx - REACH
             win = soft[i, top : top + h, left : left + w]
             out[i, k] = (win - float(win.mean())) / (float(win.std()) + 1e-3)
-    return CardLooks(windows=out, framed=reg.found)
+    return CardLooks(windows=out, framed=framed)
 
 
 def block_misfit(then: CardLooks, now: CardLooks, deck: PrintDeck) -> F32:
