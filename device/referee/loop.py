@@ -36,7 +36,7 @@ from zefiria.engine.differences import check_storm, table_differences
 from zefiria.engine.errors import IllegalActionError, ZefiriaError
 from zefiria.engine.explain import explain
 from zefiria.engine.game import Game
-from zefiria.engine.grid import ALL_CELLS, CORNERS, Cell, index, nearest_edge_cells
+from zefiria.engine.grid import ALL_CELLS, CORNERS, Cell, index, is_edge, nearest_edge_cells
 from zefiria.engine.notation import describe_action, format_action, format_cell, parse_action
 from zefiria.engine.observation import (
     Observation,
@@ -53,7 +53,7 @@ from zefiria.engine.records import (
 from zefiria.engine.rules import is_legal
 from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
-from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
+from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase, Position
 
 from .confirm import merge
 from .history import FinishedGame, History
@@ -90,10 +90,12 @@ OutcomeKind = Literal[
 
 @dataclass(frozen=True)
 class Pick:
-    """At setup, what the camera cannot tell and the players choose from a list.
+    """What the camera cannot tell and the players choose from a list.
 
-    Either which island lies on the layout card ``cell`` (``islands``: those not read
-    elsewhere), or on which corner ``spirit``'s unseen pawn stands (``corners``: the free ones).
+    At setup, either which island lies on the layout card ``cell`` (``islands``: those not
+    read elsewhere), or on which corner ``spirit``'s unseen pawn stands (``corners``: the free
+    ones). In a turn, where ``spirit``'s unseen pawn stands when it is not where the game
+    has it (``places``: the cards in doubt first, then the others).
     """
 
     question: str
@@ -102,6 +104,7 @@ class Pick:
     islands: tuple[int, ...] = ()
     spirit: Spirit | None = None
     corners: tuple[Cell, ...] = ()
+    places: tuple[Position, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,9 @@ class Outcome:
     cards: tuple[Cell, ...] = ()
     # "unreadable" with ``ask`` at setup: a list the players choose from with the buttons.
     pick: Pick | None = None
+    # "unreadable" with ``ask`` about one unseen pawn in a turn: the list Hint opens when it
+    # is neither where the game has it nor to be taken back ("where is it?").
+    elsewhere: Pick | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +199,7 @@ class Referee:
         self._confirm_looks = 0  # photos asked for before refusing a move
         self._unseen_looks = 0  # photos in a row missing a pawn of the game
         self._vouched: frozenset[Spirit] = frozenset()  # unseen pawns the players vouched for
+        self._placed: dict[Spirit, Position] = {}  # unseen pawns the players said stand there
         # Cards the players said carry no red gem / carry one, when the camera could not tell.
         self._gems_gone: frozenset[Cell] = frozenset()
         self._gems_kept: frozenset[Cell] = frozenset()
@@ -306,7 +313,7 @@ class Referee:
             # A pawn the camera missed is a wildcard to the explainer, so a Fly would read as
             # no change at all, and a legal Fly the camera half saw can look illegal (the pawn
             # "missing" from its card): never judge a turn without seeing every pawn.
-            return self._pawns_unseen(unseen)
+            return self._pawns_unseen(unseen, observation)
         if blind and verdict.kind != "illegal":
             # Still unread after looking again: any arrangement of the unread cards may be on
             # the table, an illegal one included (two cards swapped against the rules and
@@ -339,7 +346,7 @@ class Referee:
         message = say_verdict(verdict, state, self.setup.lang)
         return Outcome("refused", message or todo, put_back=(todo,) if todo else ())
 
-    def _pawns_unseen(self, unseen: tuple[Spirit, ...]) -> Outcome:
+    def _pawns_unseen(self, unseen: tuple[Spirit, ...], observation: Observation) -> Outcome:
         self._unseen_looks += 1
         names = ", ".join(s.title for s in unseen)
         if self._unseen_looks < UNSEEN_LOOKS:
@@ -351,9 +358,33 @@ class Referee:
             key = "pawn_ask_beside" if pos.outside else "pawn_ask"
             island = self.state.island_at(pos.cell)
             ask = self._w(key, name=spirit.title, island=island)
-        else:
-            ask = self._w("pawns_ask", names=names)
+            # A pawn that flew where the camera cannot see it is neither on its card nor to
+            # be taken back: Hint lists where it may be, and the players say.
+            elsewhere = self._where_pick(spirit, pos, observation)
+            return Outcome("unreadable", ask, unseen=unseen, ask=True, elsewhere=elsewhere)
+        ask = self._w("pawns_ask", names=names)
         return Outcome("unreadable", ask, unseen=unseen, ask=True)
+
+    def _where_pick(self, spirit: Spirit, pos: Position, observation: Observation) -> Pick:
+        """Where ``spirit``'s unseen pawn may stand: the cards the camera has doubts about
+        first (something it could not name may be the pawn), then every other free card and,
+        for Austro, the places beside the grid."""
+        state = self.state
+        taken = {p.cell for s, p in observation.pawns.items() if s is not spirit and not p.outside}
+        doubtful = [c for c in ALL_CELLS if c in observation.uncertain]
+        cells = doubtful + [c for c in ALL_CELLS if c not in observation.uncertain]
+        places = [Position(c) for c in cells if c not in taken]
+        if spirit is Spirit.AUSTRO:
+            places += [Position(c, outside=True) for c in ALL_CELLS if is_edge(c)]
+        places = [p for p in places if p != pos]
+        labels = tuple(
+            self._w("place_beside", where=format_cell(p.cell), island=state.island_at(p.cell))
+            if p.outside
+            else f"{format_cell(p.cell)} ({state.island_at(p.cell)})"
+            for p in places
+        )
+        question = self._w("pawn_where", name=spirit.title)
+        return Pick(question, labels, spirit=spirit, places=tuple(places))
 
     def vouch_unseen(self, spirits: tuple[Spirit, ...]) -> None:
         """The players say these unseen pawns stand where the game has them.
@@ -365,12 +396,12 @@ class Referee:
         self._vouched = self._vouched | frozenset(spirits)
 
     def _with_vouched(self, pawns: dict[str, Any]) -> dict[str, Any]:
-        if not self._vouched or not isinstance(pawns, dict):
+        if not (self._vouched or self._placed) or not isinstance(pawns, dict):
             return pawns
         state = self.state
+        said = {s: state.position_of(s) for s in self._vouched}
         filled = dict(pawns)
-        for spirit in self._vouched:
-            pos = state.position_of(spirit)
+        for spirit, pos in {**said, **self._placed}.items():
             if spirit.value not in filled and pos is not None:
                 filled[spirit.value] = {"outside" if pos.outside else "cell": list(pos.cell)}
         return filled
@@ -480,6 +511,7 @@ class Referee:
         self._confirm_looks = 0
         self._unseen_looks = 0
         self._vouched = frozenset()
+        self._placed = {}
         self._gems_gone = frozenset()
         self._gems_kept = frozenset()
         self._cards_vouched = frozenset()
@@ -539,6 +571,13 @@ class Referee:
 
     def answer_pick(self, pick: Pick, choice: int) -> Outcome | None:
         """The players chose item ``choice`` of ``pick``; an outcome when that decided one."""
+        if pick.places:
+            # "Where is Borea's pawn?": read it there until the next verdict (as OK reads it
+            # on its own card), so the move that took it there is judged like any other.
+            assert pick.spirit is not None
+            if self.started and self.state.phase in (Phase.TURN, Phase.AUSTRO_EXIT):
+                self._placed = {**self._placed, pick.spirit: pick.places[choice]}
+            return None
         if pick.cell is not None:
             self.say_island(pick.cell, pick.islands[choice])
             return None

@@ -107,6 +107,7 @@ class Session:
         self._asked_gems: tuple[Cell, ...] = ()  # gems the screen asks about: taken or not?
         self._asked_cards: tuple[Cell, ...] = ()  # unread cards: did they move?
         self._picking: Pick | None = None  # "card b2: which island?" at setup
+        self._elsewhere: Pick | None = None  # "where is it?": what Hint opens for a lost pawn
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
@@ -117,6 +118,11 @@ class Session:
     def picking(self) -> Pick | None:
         """The setup list on screen (a layout card's island, an unseen pawn's corner)."""
         return self._picking
+
+    @property
+    def asking_elsewhere(self) -> Pick | None:
+        """The list Hint opens while the screen asks about a lost pawn ("where is it?")."""
+        return self._elsewhere
 
     @property
     def asking_cards(self) -> tuple[Cell, ...]:
@@ -201,6 +207,12 @@ class Session:
         question, options = referee.choices() if referee.started else ("", ())
         if options:
             return self._menu_press(event, question, options)
+        if event is Event.HINT and self._elsewhere is not None:
+            # "...Hint: elsewhere": the pawn is neither on its card nor to be taken back.
+            self._picking, self.selected = self._elsewhere, 0
+            self._elsewhere, self._asked_unseen = None, ()
+            self._show_pick()
+            return None
         if event is Event.OK:
             if self._asked_unseen:
                 # The answer to "is it on its card?": yes, read it on the card the screen named.
@@ -371,6 +383,7 @@ class Session:
         self.log(f"[{kind}] {score}{outcome.message}" + _todo(outcome))
         already_asked = bool(self._asked_unseen or self._asked_gems or self._asked_cards)
         self._asked_unseen = outcome.unseen if outcome.ask else ()
+        self._elsewhere = outcome.elsewhere if outcome.ask else None
         self._asked_gems = outcome.gems if outcome.ask else ()
         self._asked_cards = outcome.cards if outcome.ask else ()
         if outcome.pick is not None and outcome.pick != self._picking:

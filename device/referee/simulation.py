@@ -241,8 +241,20 @@ class Simulation:
             return true
 
         def answer(unseen: tuple[Spirit, ...]) -> None:
-            # "Can't see Borea's pawn: is it on its card (12)?"
-            if vouch_or_withdraw(self._pawns_where_the_game_has_them(unseen), "the pawn there"):
+            # "Can't see Borea's pawn: is it on its card (12)? ... Hint: elsewhere"
+            true = self._pawns_where_the_game_has_them(unseen)
+            elsewhere = self.session.asking_elsewhere
+            if not true and elsewhere is not None:
+                # It flew where the camera does not see it: Hint opens the list of places,
+                # the players move down it to where the pawn stands (Hint), then OK.
+                truth = self.table.scene().pawns.get(elsewhere.spirit) if elsewhere.spirit else None
+                if truth in elsewhere.places:
+                    for _ in range(1 + elsewhere.places.index(truth)):
+                        self._press(Event.HINT)
+                    self._press(Event.OK)
+                    self.tally.picked += 1
+                    return
+            if vouch_or_withdraw(true, "the pawn there"):
                 self.tally.vouched += 1
 
         def answer_cards(cells: tuple[Cell, ...]) -> None:

@@ -35,10 +35,16 @@ WORDS: dict[str, dict[str, str]] = {
         "unsure": "cards not read for sure at {where}: straighten them",
         "checking": "looking again before refusing that move",
         "pawn_unseen": "cannot see the pawn of {names}: set it upright in the middle of its card",
-        "pawn_ask": "Can't see {name}'s pawn: is it on its card ({island})? OK: yes. Undo: undo",
-        "pawn_ask_beside": (
-            "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo"
+        "pawn_ask": (
+            "Can't see {name}'s pawn: is it on its card ({island})? OK: yes. Undo: undo. "
+            "Hint: elsewhere"
         ),
+        "pawn_ask_beside": (
+            "Can't see {name}'s pawn: is it beside card {island}? OK: yes. Undo: undo. "
+            "Hint: elsewhere"
+        ),
+        "pawn_where": "Where is {name}'s pawn?",
+        "place_beside": "beside {where} ({island})",
         "pawns_ask": "Can't see the pawns of {names}: are they on their cards? OK: yes. Undo: undo",
         "gem_taken_ask": "Red gem of card {islands} taken? OK: yes. Undo: no, it is still there",
         "gem_there_ask": "A red gem on card {islands}? OK: no. Undo: yes, there is one",
@@ -112,11 +118,15 @@ WORDS: dict[str, dict[str, str]] = {
         "checking": "guardo di nuovo prima di rifiutare la mossa",
         "pawn_unseen": "non vedo la pedina di {names}: mettetela dritta al centro della carta",
         "pawn_ask": (
-            "Non vedo la pedina di {name}: è sulla sua carta ({island})? OK: sì. Annulla: annulla"
+            "Non vedo la pedina di {name}: è sulla sua carta ({island})? OK: sì. Annulla: annulla. "
+            "Suggerimento: altrove"
         ),
         "pawn_ask_beside": (
-            "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. Annulla: annulla"
+            "Non vedo la pedina di {name}: è accanto alla carta {island}? OK: sì. "
+            "Annulla: annulla. Suggerimento: altrove"
         ),
+        "pawn_where": "Dov'è la pedina di {name}?",
+        "place_beside": "accanto a {where} ({island})",
         "pawns_ask": "Non vedo le pedine di {names}: sono sulle carte? OK: sì. Annulla: annulla",
         "gem_taken_ask": (
             "Presa la gemma rossa della carta {islands}? OK: sì. Annulla: no, è ancora lì"

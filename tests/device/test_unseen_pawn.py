@@ -15,7 +15,7 @@ from zefiria.device.referee.virtual_players import VirtualTable
 from zefiria.engine.actions import ChooseFirst, Fly
 from zefiria.engine.rules import is_legal
 from zefiria.engine.spirits import Spirit
-from zefiria.engine.state import Mode, Phase
+from zefiria.engine.state import Mode, Phase, Position
 
 from .referee_doubles import TruthReader, simulated
 
@@ -87,13 +87,42 @@ def test_a_pawn_never_seen_again_ends_the_game_without_a_wrong_verdict(tmp_path:
     """Whatever the vision does the simulated game ends, and nothing unseen is charged.
 
     Borea flies and the camera never sees her again: "is she on her card?" is not true, so
-    the virtual players straighten her, then take the Fly back and play on.
+    the virtual players press Hint and pick where she stands from the list; no move has to be
+    taken back (before the list, every Fly of hers was: 3 in this game).
     """
     sim, _, reader = _in_turn(tmp_path)
     reader.hidden = True
     tally = sim.play()
     assert sim.referee.saved and tally.wrong == []
-    assert tally.withdrawn > 0 and tally.vouched > 0
+    assert tally.withdrawn == 0 and tally.picked > 0 and tally.vouched > 0
+
+
+def test_the_players_say_where_a_lost_pawn_flew(tmp_path: Path) -> None:
+    sim, screens, reader = _in_turn(tmp_path)
+    referee = sim.referee
+    state = referee.state
+    flies = [f for f in (Fly((r, c)) for r in range(5) for c in range(5)) if is_legal(state, f)]
+    fly = flies[-1]
+    sim.table.perform(state, fly)
+    reader.hidden = True  # she lands where the camera cannot see her
+    for _ in range(2 * UNSEEN_LOOKS):
+        asked = sim.session.read_now()
+        if asked.ask:
+            break
+    assert asked.ask and asked.elsewhere is not None and asked.message.endswith("Hint: elsewhere")
+    places = asked.elsewhere.places
+    assert state.position_of(Spirit.BOREA) not in places  # that is what OK answers
+    sim.controls.put(Event.HINT)
+    sim.session.step()
+    shown = screens[-1]
+    assert isinstance(shown, MenuView) and shown.title == "Where is Borea's pawn?"
+    for _ in range(places.index(Position(fly.to))):
+        sim.controls.put(Event.HINT)
+        sim.session.step()
+    sim.controls.put(Event.OK)
+    outcome = sim.session.step()
+    assert outcome is not None and outcome.kind == "accepted" and outcome.actions == (fly,)
+    assert referee.state.position_of(Spirit.BOREA) == Position(fly.to)
 
 
 def test_the_demo_ends_with_its_tally_and_the_reason_when_the_game_stops(
