@@ -55,7 +55,7 @@ from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase
 
-from .confirm import merge
+from .confirm import fill, merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
 from .sentences import say_differences, say_refusal, say_storm, say_verdict
@@ -285,13 +285,13 @@ class Referee:
             playing = {**reading, "pawns": self._with_vouched(_playing_pawns(reading, state))}
             if state.config.mode is Mode.STANDARD:
                 playing["gems"] = []  # no red gem is in play: whatever looks like one is not
+            # The players' word is about the table as it is now, so it goes into this photo
+            # before the older photos fill its gaps: a card an older photo read where the
+            # players have since put it back (a move taken back) then yields to it.
             photo = self._with_vouched_cards(observation_from_reading(playing))
+            observation = merge(self._seen, photo, state.grid)
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
-        # The players' word is about the table as it is now, so it goes into this photo
-        # before the older photos fill its gaps: a card an older photo read where the
-        # players have since put it back (a move taken back) then yields to it.
-        observation = merge(self._seen, photo)
         self._seen = observation
         observation = self._with_said_gems(observation)
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
@@ -402,12 +402,8 @@ class Referee:
         }
         if seen_elsewhere & set(theirs.values()):
             return observation
-        grid = list(observation.grid)
-        for cell, island in theirs.items():
-            grid[index(cell)] = island
         gems = (observation.gems - cells) | (cells & set(state.anchored))
-        uncertain = observation.uncertain - cells
-        return replace(observation, grid=tuple(grid), gems=gems, uncertain=uncertain)
+        return replace(fill(observation, theirs), gems=gems)
 
     def _gems_maybe_hidden(
         self, actions: tuple[Action, ...], observation: Observation

@@ -26,17 +26,23 @@ SETUP = Setup(2, Mode.STANDARD, (Spirit.BOREA, Spirit.ETESIA), seed=11)
 
 
 class UnreadCardsReader(TruthReader):
-    """The truth, with the cards in ``blind`` never read (None), however they are straightened."""
+    """The truth, with the cards in ``blind`` never read (None), however they are straightened.
+
+    And the pawns in ``unseen`` never seen.
+    """
 
     def __init__(self, table: VirtualTable) -> None:
         super().__init__(table)
         self.blind: set[Cell] = set()
+        self.unseen: set[Spirit] = set()
 
     def __call__(self, image: Any) -> dict[str, Any]:
         reading = super().__call__(image)
         if reading["status"] == "ok":
             for r, c in self.blind:
                 reading["grid"][r][c] = None
+            for spirit in self.unseen:
+                reading["pawns"].pop(spirit.value, None)
         return reading
 
 
@@ -151,15 +157,42 @@ def test_a_move_taken_back_under_unread_cards_is_not_remembered_against_the_play
     assert session.read_now().kind == "unreadable"
     sim.table.restore(state)  # the players take the swap back
     reader.blind = {swap.a, swap.b, other}  # and the camera reads neither card again
+    outcome, questions = _answer_until_verdict(session)
+    assert outcome.kind in ("unchanged", "restored"), outcome.message
+    assert sim.referee.state == state and questions <= 2
+
+
+def _answer_until_verdict(session: Any) -> tuple[Any, int]:
+    """Read the still table again, answering OK to "did they move?" (true here): the verdict."""
     questions = 0
     outcome = session.read_now()
     for _ in range(12):
         if outcome.kind != "unreadable":
             break
         if session.asking_cards:
-            questions += 1  # true now: the cards are where the game has them
+            questions += 1
             outcome = session.press(Event.OK) or outcome
         else:
             outcome = session.read_now()
+    return outcome, questions
+
+
+def test_an_older_photo_of_a_move_taken_back_is_never_accepted(tmp_path: Path) -> None:
+    """A photo saw a swap whole but not the mover's pawn, so no verdict; the players took
+    the swap back and the camera read neither card again. The older photo filled both
+    cards and the swap, no longer on the table, was accepted (a wrong verdict)."""
+    sim, reader = _in_turn(tmp_path)
+    session, state = sim.session, sim.referee.state
+    swap = next(
+        p.action
+        for p in legal_actions(state)
+        if isinstance(p.action, Breeze) and p.action.stand is None
+    )
+    sim.table._swap(swap.a, swap.b, state.active_spirit, None)
+    reader.unseen = {state.active_spirit}
+    assert session.read_now().kind == "unreadable"
+    sim.table.restore(state)  # the players take the swap back
+    reader.unseen, reader.blind = set(), {swap.a, swap.b}
+    outcome, questions = _answer_until_verdict(session)
     assert outcome.kind in ("unchanged", "restored"), outcome.message
-    assert sim.referee.state == state and questions <= 2
+    assert sim.referee.state == state and questions == 1
