@@ -40,9 +40,7 @@ def deduce(observation: Observation) -> Observation:
     return replace(observation, grid=tuple(grid), uncertain=observation.uncertain - {cell})
 
 
-def merge(
-    older: Observation | None, newer: Observation, game_grid: tuple[int, ...]
-) -> Observation:
+def merge(older: Observation | None, newer: Observation, game_grid: tuple[int, ...]) -> Observation:
     """``newer`` with its unread cards filled from ``older`` where that is safe.
 
     ``game_grid`` is the game's: ``older`` only fills a cell with the island the game has

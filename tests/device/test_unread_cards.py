@@ -63,14 +63,34 @@ def _play(sim: Any, action: Any) -> Any:
     return outcome
 
 
-def test_a_swap_of_two_cards_never_read_is_not_taken_for_no_change(tmp_path: Path) -> None:
-    sim, reader = _in_turn(tmp_path)
-    state = sim.referee.state
-    swap = next(
+def _a_swap(state: Any) -> Breeze:
+    """A legal swap of two free cards (no pawn travelling with them)."""
+    return next(
         p.action
         for p in legal_actions(state)
         if isinstance(p.action, Breeze) and p.action.stand is None
     )
+
+
+def _answer_until_verdict(session: Any) -> tuple[Any, int]:
+    """Read the still table again, answering OK to "did they move?" (true here): the verdict."""
+    questions = 0
+    outcome = session.read_now()
+    for _ in range(12):
+        if outcome.kind != "unreadable":
+            break
+        if session.asking_cards:
+            questions += 1  # true here: the cards are where the game has them
+            outcome = session.press(Event.OK) or outcome
+        else:
+            outcome = session.read_now()
+    return outcome, questions
+
+
+def test_a_swap_of_two_cards_never_read_is_not_taken_for_no_change(tmp_path: Path) -> None:
+    sim, reader = _in_turn(tmp_path)
+    state = sim.referee.state
+    swap = _a_swap(state)
     reader.blind = {swap.a, swap.b}
     outcome = _play(sim, swap)
     # Unread, the swap cannot be told from no change: asked, straightened, then taken back.
@@ -144,11 +164,7 @@ def test_a_move_taken_back_under_unread_cards_is_not_remembered_against_the_play
     """
     sim, reader = _in_turn(tmp_path)
     session, state = sim.session, sim.referee.state
-    swap = next(
-        p.action
-        for p in legal_actions(state)
-        if isinstance(p.action, Breeze) and p.action.stand is None
-    )
+    swap = _a_swap(state)
     other = next(c for c in ALL_CELLS if c not in (swap.a, swap.b))
     sim.table._swap(swap.a, swap.b, state.active_spirit, None)
     # The swapped card in a read for sure, the other one not (nor one more card, which
@@ -162,32 +178,16 @@ def test_a_move_taken_back_under_unread_cards_is_not_remembered_against_the_play
     assert sim.referee.state == state and questions <= 2
 
 
-def _answer_until_verdict(session: Any) -> tuple[Any, int]:
-    """Read the still table again, answering OK to "did they move?" (true here): the verdict."""
-    questions = 0
-    outcome = session.read_now()
-    for _ in range(12):
-        if outcome.kind != "unreadable":
-            break
-        if session.asking_cards:
-            questions += 1
-            outcome = session.press(Event.OK) or outcome
-        else:
-            outcome = session.read_now()
-    return outcome, questions
-
-
 def test_an_older_photo_of_a_move_taken_back_is_never_accepted(tmp_path: Path) -> None:
-    """A photo saw a swap whole but not the mover's pawn, so no verdict; the players took
-    the swap back and the camera read neither card again. The older photo filled both
-    cards and the swap, no longer on the table, was accepted (a wrong verdict)."""
+    """A swap seen whole in a photo that missed the mover's pawn, then taken back.
+
+    No verdict on that photo (a pawn unseen); the players took the swap back and the camera
+    read neither card again. The older photo filled both cards, and the swap, no longer on
+    the table, was accepted: a wrong verdict.
+    """
     sim, reader = _in_turn(tmp_path)
     session, state = sim.session, sim.referee.state
-    swap = next(
-        p.action
-        for p in legal_actions(state)
-        if isinstance(p.action, Breeze) and p.action.stand is None
-    )
+    swap = _a_swap(state)
     sim.table._swap(swap.a, swap.b, state.active_spirit, None)
     reader.unseen = {state.active_spirit}
     assert session.read_now().kind == "unreadable"
