@@ -8,16 +8,20 @@ referee wants every card seen for sure, and gets there in two honest ways:
 
 - *deduction*: 24 cards read for sure leave one island for the last cell;
 - *merging*: photos of the same still table (the players straighten the unread cards in
-  between) each add the cards they read for sure. The newest photo wins: a card read in
-  two places, or a cell read as two islands, means the table changed, and the older
-  photo's knowledge is dropped.
+  between) each add the cards they read for sure *where the game has them*. The newest
+  photo wins: a card read in two places, or a cell read as two islands, means the table
+  changed, and the older photo's knowledge is dropped. A card seen moved counts only in
+  the photo that sees it: between two photos the players may have changed the table in a
+  way no photo showed (a move taken back under cards the camera then no longer reads), and
+  an older photo of a move nobody sees any more must never be accepted as that move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from zefiria.engine.grid import ALL_CELLS, ISLANDS, index
+from zefiria.engine.grid import ALL_CELLS, ISLANDS, Cell, index
 from zefiria.engine.observation import Observation
 
 
@@ -36,8 +40,12 @@ def deduce(observation: Observation) -> Observation:
     return replace(observation, grid=tuple(grid), uncertain=observation.uncertain - {cell})
 
 
-def merge(older: Observation | None, newer: Observation) -> Observation:
-    """``newer`` with its unread cards filled from ``older`` where that is safe."""
+def merge(older: Observation | None, newer: Observation, game_grid: tuple[int, ...]) -> Observation:
+    """``newer`` with its unread cards filled from ``older`` where that is safe.
+
+    ``game_grid`` is the game's: ``older`` only fills a cell with the island the game has
+    there (a card an older photo saw moved is left to the photos that see it).
+    """
     if older is None:
         return deduce(newer)
     old_wild, new_wild = older.wildcards, newer.wildcards
@@ -46,15 +54,31 @@ def merge(older: Observation | None, newer: Observation) -> Observation:
     if any(sure_old.get(c, v) != v for c, v in sure_new.items()):
         return deduce(newer)  # a card moved between the photos: start from the new one
     placed = set(sure_new.values())
-    grid = list(newer.grid)
-    filled: set[tuple[int, int]] = set()
+    islands: dict[Cell, int] = {}
     for cell in sorted(new_wild):
         island = sure_old.get(cell)
-        if island is not None and island not in placed:
-            grid[index(cell)] = island
+        if island is not None and island == game_grid[index(cell)] and island not in placed:
+            islands[cell] = island
             placed.add(island)
-            filled.add(cell)
     # A filled cell's gem comes from the photo that read the cell for sure, too.
-    gems = (newer.gems - filled) | (older.gems & filled)
-    merged = replace(newer, grid=tuple(grid), gems=gems, uncertain=newer.uncertain - filled)
-    return deduce(merged)
+    filled = set(islands)
+    merged = fill(newer, islands)
+    return deduce(replace(merged, gems=(newer.gems - filled) | (older.gems & filled)))
+
+
+def fill(observation: Observation, islands: Mapping[Cell, int]) -> Observation:
+    """``observation`` with ``islands`` known for sure in their cells, wildcards until now.
+
+    Another wildcard showing one of these islands loses that number (it was not sure of
+    it, and no island lies in two places): it stays a wildcard.
+    """
+    if not islands:
+        return observation
+    grid = list(observation.grid)
+    known = set(islands.values())
+    for cell in observation.wildcards - set(islands):
+        if grid[index(cell)] in known:
+            grid[index(cell)] = None
+    for cell, island in islands.items():
+        grid[index(cell)] = island
+    return replace(observation, grid=tuple(grid), uncertain=observation.uncertain - set(islands))

@@ -55,7 +55,7 @@ from zefiria.engine.scoring import rating, score
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, GameConfig, GameState, Mode, Phase, Position
 
-from .confirm import merge
+from .confirm import fill, merge
 from .history import FinishedGame, History
 from .journal import Journal, JournalError
 from .sentences import say_differences, say_refusal, say_storm, say_verdict
@@ -292,11 +292,15 @@ class Referee:
             playing = {**reading, "pawns": self._with_vouched(_playing_pawns(reading, state))}
             if state.config.mode is Mode.STANDARD:
                 playing["gems"] = []  # no red gem is in play: whatever looks like one is not
-            observation = merge(self._seen, observation_from_reading(playing))
+            # The players' word is about the table as it is now, so it goes into this photo
+            # before the older photos fill its gaps: a card an older photo read where the
+            # players have since put it back (a move taken back) then yields to it.
+            photo = self._with_vouched_cards(observation_from_reading(playing))
+            observation = merge(self._seen, photo, state.grid)
         except ReadingError as exc:
             return Outcome("unreadable", str(exc))
         self._seen = observation
-        observation = self._with_said_gems(self._with_vouched_cards(observation))
+        observation = self._with_said_gems(observation)
         if state.phase not in (Phase.TURN, Phase.AUSTRO_EXIT):
             # A solo choice is made with the buttons: the table must simply stay as it is.
             return self._compare(state, observation, self._w("choose_first"))
@@ -413,8 +417,8 @@ class Referee:
     def vouch_cards(self, cells: tuple[Cell, ...]) -> None:
         """The players say these unread cards did not move: read them as the game has them.
 
-        Lasts until the next verdict. Ignored when the cards read for sure contradict it (an
-        island of the game's at these cells is seen elsewhere).
+        Lasts until the next verdict. Ignored when the cards the photo reads for sure
+        contradict it (an island of the game's at these cells is seen elsewhere).
         """
         self._cards_vouched = self._cards_vouched | frozenset(cells)
 
@@ -429,12 +433,8 @@ class Referee:
         }
         if seen_elsewhere & set(theirs.values()):
             return observation
-        grid = list(observation.grid)
-        for cell, island in theirs.items():
-            grid[index(cell)] = island
         gems = (observation.gems - cells) | (cells & set(state.anchored))
-        uncertain = observation.uncertain - cells
-        return replace(observation, grid=tuple(grid), gems=gems, uncertain=uncertain)
+        return replace(fill(observation, theirs), gems=gems)
 
     def _gems_maybe_hidden(
         self, actions: tuple[Action, ...], observation: Observation

@@ -118,13 +118,33 @@ def test_merge_fills_unread_cards_from_an_earlier_photo_of_the_same_table() -> N
     full = tuple(range(1, 26))
     older = Observation(grid=(None, *full[1:10], None, *full[11:]))
     newer = Observation(grid=(*full[:5], None, None, *full[7:]), uncertain=frozenset({(4, 4)}))
-    merged = merge(older, newer)
+    merged = merge(older, newer, full)
     assert merged.grid == full and merged.wildcards == frozenset()
     # one unread card among 24 sure ones is deduced
     assert deduce(Observation(grid=(None, *full[1:]))).grid == full
     # a card read in another cell means the table changed: the older photo is dropped
     moved = Observation(grid=(2, 1, *([None] * 23)))
-    assert merge(older, moved) == moved
+    assert merge(older, moved, full) == moved
+    # a card an older photo saw moved is not taken from it (the table may have changed)
+    swapped = Observation(grid=(2, 1, *full[2:]))
+    assert merge(swapped, Observation(grid=(None, None, *full[2:])), full).wildcards == {
+        (0, 0),
+        (0, 1),
+    }
+
+
+def test_merge_never_reads_an_island_twice_when_a_doubt_shows_it() -> None:
+    """An uncertain card showing the island an older photo read for sure elsewhere.
+
+    Filling the older photo's card used to give an observation with that island twice,
+    which raised ReadingError out of the referee's judge (the session crashed).
+    """
+    full = tuple(range(1, 26))
+    older = Observation(grid=full)
+    newer = Observation(grid=(None, 1, *full[2:]), uncertain=frozenset({(0, 1)}))
+    merged = merge(older, newer, full)
+    # a1 from the older photo, b1 then deduced: the only island left
+    assert merged.grid == full and merged.wildcards == frozenset()
 
 
 def test_the_menu_undoes_the_whole_turn_and_the_journal_remembers(tmp_path: Path) -> None:
