@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         f"Referee: {t.accepted}/{t.legal} legal moves accepted, "
         f"{t.refused}/{t.illegal} illegal moves refused, {len(t.wrong)} wrong verdicts"
         + (
-            f", {t.withdrawn} moves taken back (a pawn the camera could not see)"
+            f", {t.withdrawn} moves taken back (a pawn or cards the camera could not see)"
             if t.withdrawn
             else ""
         )
