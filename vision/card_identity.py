@@ -14,6 +14,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .pixels import colour_distance
+
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -61,7 +63,7 @@ def coarse_costs(cells: F32, templates: F32) -> F32:
     """A cheap first opinion on every pairing: capped distances of region means only."""
     a = region_means(cells)
     b = region_means(templates)
-    d = np.sqrt(((a[:, None] - b[None, :]) ** 2).sum(axis=-1))
+    d = colour_distance(a[:, None], b[None, :])
     out: F32 = np.minimum(d, CAP).mean(axis=-1)
     return out
 

@@ -18,6 +18,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
 from .board import BoardGeometry
+from .pixels import colour_distance
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -34,8 +35,7 @@ def residual(lab: F32, expected: F32) -> F32:
     """Per-pixel Lab difference, blurred so that a one-pixel misalignment of edges fades."""
     a = cv2.blur(lab, (5, 5))
     b = cv2.blur(expected, (5, 5))
-    d: F32 = np.sqrt(((a - b) ** 2).sum(axis=-1))
-    return d
+    return colour_distance(a, b)
 
 
 def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
@@ -703,7 +703,7 @@ def _beside_grid(
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
     p = g.pitch / 2
     o = g.margin * p
-    res: F32 = np.sqrt(((cv2.blur(lab2, (3, 3)) - cv2.blur(exp2, (3, 3))) ** 2).sum(axis=-1))
+    res = colour_distance(cv2.blur(lab2, (3, 3)), cv2.blur(exp2, (3, 3)))
     h, w = res.shape
     a, b = round(o - 0.03 * p), round(o + (SIZE + 0.03) * p)
     inner = np.zeros((h, w), bool)
