@@ -76,7 +76,15 @@ def match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
     qa = np.percentile(a, (25, 50, 75), axis=0)
     qb = np.percentile(b, (25, 50, 75), axis=0)
     scale = np.clip((qb[2] - qb[0]) / np.maximum(qa[2] - qa[0], 1e-3), 0.5, 2.0)
-    out: F32 = ((lab - qa[1]) * scale + qb[1]).astype(np.float32)
+    # (lab - qa[1]) * scale + qb[1] in float64 as the quartiles, on rows of interleaved
+    # channels with the per-channel constants tiled along them: broadcast over a last axis
+    # of three, numpy loops three values at a time (ten times slower).
+    rows = np.ascontiguousarray(lab).reshape(lab.shape[0], -1)
+    reps = rows.shape[1] // 3
+    x = np.subtract(rows, np.tile(qa[1], reps))
+    x *= np.tile(scale, reps)
+    x += np.tile(qb[1], reps)
+    out: F32 = x.astype(np.float32).reshape(lab.shape)
     return out
 
 
