@@ -61,9 +61,13 @@ def region_means(cells: F32) -> F32:
 
 def coarse_costs(cells: F32, templates: F32) -> F32:
     """A cheap first opinion on every pairing: capped distances of region means only."""
-    a = region_means(cells)
-    b = region_means(templates)
-    d = colour_distance(a[:, None], b[None, :])
+    return region_costs(region_means(cells), region_means(templates))
+
+
+def region_costs(cells: F32, templates: F32) -> F32:
+    """:func:`coarse_costs` of cells and templates given as their :func:`region_means`
+    (a profile's templates' once for all its readings)."""
+    d = colour_distance(cells[:, None], templates[None, :])
     out: F32 = np.minimum(d, CAP).mean(axis=-1)
     return out
 

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
-from .card_identity import coarse_costs, crop_cards, match_lighting
+from .card_identity import crop_cards, match_lighting, region_costs, region_means
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
 from .hand import hand_from_outside
@@ -77,7 +77,7 @@ DEBUG: deque[Identification] = deque(maxlen=1)
 
 
 class _Cache:
-    """Per-profile arrays derived once (the calibration board in Lab)."""
+    """Per-profile arrays derived once (the calibration board in Lab, ...)."""
 
     def __init__(self) -> None:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
@@ -85,6 +85,7 @@ class _Cache:
         self.prints: PrintDeck | None = None
         self.maps: list[F64] | None = None
         self.board_per_print = np.ones(2)
+        self.template_means: F32 | None = None  # region_means of the colour templates
 
 
 _cache = _Cache()
@@ -105,6 +106,7 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
+    _cache.template_means = region_means(profile.templates)
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
@@ -176,7 +178,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
 
     _refresh(profile)
     deck = _cache.prints
-    assert deck is not None and _cache.maps is not None
+    assert deck is not None and _cache.maps is not None and _cache.template_means is not None
     # Every cell's card cut out of the photo along its calibrated corners, aligned on the
     # deck's outline and compared with the 25 learned prints; its colours taken where it
     # lies now.
@@ -187,7 +189,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     held = deck.shifts.astype(np.float64) * _cache.board_per_print
     feats = crop_cards(lab, centres, profile.card_size)
     scale = max(profile.cross_cost, 1e-3)
-    colour = coarse_costs(feats, profile.templates) / scale
+    colour = region_costs(region_means(feats), _cache.template_means) / scale
     cost = ev.cost + COLOUR_WEIGHT * colour
     choice = assignment.solve(cost)
     idx = np.arange(len(choice))
