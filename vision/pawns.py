@@ -46,24 +46,32 @@ def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
     board through its card's homography (a warp per card cost three times as much).
     """
     H, W = dst.shape[:2]
-    xs: list[NDArray[np.intp]] = []
-    ys: list[NDArray[np.intp]] = []
+    flat: list[NDArray[np.int32]] = []  # target pixels, as y * W + x
     maps: list[F64] = []
-    for src, quad in zip(srcs, quads, strict=True):
-        x0, y0 = (int(v) for v in np.floor(quad.min(axis=0)) - 1)
-        x1, y1 = (int(v) for v in np.ceil(quad.max(axis=0)) + 2)
+    lows = (np.floor(quads.min(axis=1)) - 1).astype(np.intp).tolist()
+    highs = (np.ceil(quads.max(axis=1)) + 2).astype(np.intp).tolist()
+    for src, quad, (x0, y0), (x1, y1) in zip(srcs, quads, lows, highs, strict=True):
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
         if x1 - x0 < 4 or y1 - y0 < 4:
             continue
         inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
-        py, px = np.nonzero(inside)
-        px, py = px + x0, py + y0
+        nz = cv2.findNonZero(inside)  # (x, y) in row order, as np.nonzero gives them
+        if nz is None:
+            continue
+        xy = nz.reshape(-1, 2)
         m = cv2.getPerspectiveTransform(quad.astype(np.float32), src.astype(np.float32))
-        p = m @ np.stack([px, py, np.ones(len(px))])
+        pts = np.empty((3, len(xy)))
+        pts[:2] = xy.T
+        pts[0] += x0
+        pts[1] += y0
+        pts[2] = 1.0
+        p = m @ pts
         maps.append(p[:2] / p[2])
-        xs.append(px)
-        ys.append(py)
+        idx = xy[:, 1] * W
+        idx += xy[:, 0]
+        idx += y0 * W + x0
+        flat.append(idx)
     if not maps:
         return
     at = np.concatenate(maps, axis=1).astype(np.float32)
@@ -75,7 +83,13 @@ def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
     got = cv2.remap(
         ref, grid[0].reshape(rows, -1), grid[1].reshape(rows, -1), cv2.INTER_LINEAR
     ).reshape(-1, 3)[:n]
-    dst[np.concatenate(ys), np.concatenate(xs)] = got
+    at_px = np.concatenate(flat)
+    if dst.flags.c_contiguous and got.flags.c_contiguous:
+        # each pixel's channels moved as one item: ~3x cheaper than indexing rows of three
+        item = np.dtype((np.void, got.itemsize * got.shape[1]))
+        np.put(dst.reshape(H * W, -1).view(item).reshape(-1), at_px, got.view(item).reshape(-1))
+    else:
+        dst[at_px // W, at_px % W] = got
 
 
 REMAP_ROW = 1024
