@@ -51,9 +51,21 @@ def region_means(cells: F32) -> F32:
     """(n, regions * 3) mean Lab of each region, weighted like the pixel distances."""
     n, th, tw, _ = cells.shape
     cols, rows = REGIONS
+    ry, rx = th // rows, tw // cols
     weight = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-    m = (cells * weight).reshape(n, rows, th // rows, cols, tw // cols, 3).mean(axis=(2, 4))
-    out: F32 = m.reshape(n, rows * cols, 3)
+    # (the weight tiled along rows: numpy broadcasting a last axis of three is slow)
+    w = np.multiply(cells.reshape(n, th, tw * 3), np.tile(weight, tw))
+    w = w.reshape(n, rows, ry, cols, rx, 3)
+    # The regions' sums added pixel by pixel in the order numpy's mean over axes (2, 4)
+    # adds them (row by row, in float32): the same values, ~4x faster.
+    total = w[:, :, 0, :, 0].copy()
+    for a in range(ry):
+        for b in range(rx):
+            if a or b:
+                total += w[:, :, a, :, b]
+    # (divided as numpy's mean divides: by an intp count, into the float32 sums)
+    np.true_divide(total, np.intp(ry * rx), out=total, casting="unsafe")
+    out: F32 = total.reshape(n, rows * cols, 3)
     # A card's overall lightness is the light's, not the print's: compare its pattern only.
     out[..., 0] -= out[..., 0].mean(axis=1, keepdims=True)
     return out
