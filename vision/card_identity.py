@@ -84,13 +84,14 @@ def region_costs(cells: F32, templates: F32) -> F32:
     return out
 
 
-def match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
-    """``lab`` with each channel's quartiles on the cards matched to the calibration's."""
-    sel = mask[::8, ::8].astype(bool)  # 1/64 of the pixels (thousands): quartiles need no more
-    a = lab[::8, ::8][sel]
-    b = ref[::8, ::8][sel]
-    qa = np.percentile(a, (25, 50, 75), axis=0)
-    qb = np.percentile(b, (25, 50, 75), axis=0)
+def match_lighting(lab: F32, ref: F32, mask: U8, ref_quartiles: F64 | None = None) -> F32:
+    """``lab`` with each channel's quartiles on the cards matched to the calibration's.
+
+    ``ref_quartiles``, if given, are :func:`quartiles` of ``ref`` on ``mask`` (the same for
+    every reading of a profile: taken once).
+    """
+    qa = quartiles(lab, mask)
+    qb = quartiles(ref, mask) if ref_quartiles is None else ref_quartiles
     scale = np.clip((qb[2] - qb[0]) / np.maximum(qa[2] - qa[0], 1e-3), 0.5, 2.0)
     # (lab - qa[1]) * scale + qb[1] in float64 as the quartiles, on rows of interleaved
     # channels with the per-channel constants tiled along them: broadcast over a last axis
@@ -101,6 +102,14 @@ def match_lighting(lab: F32, ref: F32, mask: U8) -> F32:
     x *= np.tile(scale, reps)
     x += np.tile(qb[1], reps)
     out: F32 = x.astype(np.float32).reshape(lab.shape)
+    return out
+
+
+def quartiles(lab: F32, mask: U8) -> F64:
+    """(3, channels): each channel's quartiles on ``mask``, on 1/64 of the pixels (thousands:
+    quartiles need no more)."""
+    sel = mask[::8, ::8].astype(bool)
+    out: F64 = np.percentile(lab[::8, ::8][sel], (25, 50, 75), axis=0)
     return out
 
 

@@ -31,11 +31,21 @@ PAWN_SIGMAS = 3.0  # Mahalanobis distance within which a pixel has a pawn's colo
 WHY_MISSED: dict[Spirit, str] = {}
 
 
-def residual(lab: F32, expected: F32) -> F32:
-    """Per-pixel Lab difference, blurred so that a one-pixel misalignment of edges fades."""
-    a = cv2.blur(lab, (5, 5))
-    b = cv2.blur(expected, (5, 5))
+def residual(lab: F32, expected: F32, expected_blur: F32 | None = None) -> F32:
+    """Per-pixel Lab difference, blurred so that a one-pixel misalignment of edges fades.
+
+    ``expected_blur``, if given, is :func:`residual_blur` of ``expected``, made once (the
+    calibration board's is the same for every reading).
+    """
+    a = residual_blur(lab)
+    b = residual_blur(expected) if expected_blur is None else expected_blur
     return colour_distance(a, b)
+
+
+def residual_blur(lab: F32) -> F32:
+    """The blur a residual compares images under."""
+    out: F32 = cv2.blur(lab, (5, 5))
+    return out
 
 
 def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
