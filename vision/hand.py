@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .pawns import residual
+from .pixels import components
 from .profile import Profile
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -43,7 +44,7 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile, ref_blur: F32 | None
     mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
     m: U8 = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
+    n, labels, stats, _ = components(m)
     if n <= 1:
         return False
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))

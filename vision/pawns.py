@@ -18,7 +18,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
 from .board import BoardGeometry
-from .pixels import colour_distance
+from .pixels import colour_distance, components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -341,7 +341,7 @@ def _blobs(
         m: U8 = np.zeros(mask2.shape, np.uint8)
         m[ys[sel], xs[sel]] = 1
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(m)
+        n, labels, stats, cents = components(m)
         for k in range(1, n):
             x0, y0, w, h, area = (int(v) for v in stats[k])
             cx, cy = float(cents[k][0]), float(cents[k][1])
@@ -744,7 +744,7 @@ def _beside_grid(
     seed_thr = med + SEED_MADS * mad
     grow: U8 = ((res > med + 6.0 * mad) & ~inner).astype(np.uint8)
     grow = cv2.morphologyEx(grow, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(grow)
+    n, labels, stats, cents = components(grow)
     out: list[tuple[float, float, float]] = []
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
     for k in range(1, n):
