@@ -861,7 +861,7 @@ def find_gems(
     keep = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs
     red: U8 = np.zeros(mask.shape, np.uint8)
     red[ys[keep], xs[keep]] = 1
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+    n, labels, stats, cents = components(red)
     gems: list[Cell] = []
     doubts: list[Cell] = []
     for k in range(1, n):
@@ -913,7 +913,7 @@ def find_gems(
     if loose.any():
         red[:] = 0
         red[ys[loose], xs[loose]] = 1
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+        n, labels, stats, cents = components(red)
         for k in range(1, n):
             x0, y0, w, h, npx = (int(v) for v in stats[k])
             if not GEM_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
