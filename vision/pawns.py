@@ -163,9 +163,23 @@ def cell_of(geometry: BoardGeometry, x: float, y: float) -> Position:
 
 
 def _pawn_distances(pix: F32, colours: F32, icovs: F32) -> F32:
-    diff = pix[:, None, :] - colours[None, :, :]
-    d: F32 = np.sqrt(np.maximum(np.einsum("npi,pij,npj->np", diff, icovs, diff), 0))
-    return d
+    """(pixels, pawns) Mahalanobis distance of each pixel's colour from each pawn's."""
+    if len(pix) < MANY_PIXELS:
+        diff = pix[:, None, :] - colours[None, :, :]
+        d: F32 = np.sqrt(np.maximum(np.einsum("npi,pij,npj->np", diff, icovs, diff), 0))
+        return d
+    # Many pixels: the same sum, term by term in einsum's order ((d_i c_ij) d_j over i,
+    # then j, from zero), on (pawns, pixels) planes: the same values, ~3x faster.
+    diff = pix.T[:, None, :] - colours.T[:, :, None]  # (channel, pawn, pixel)
+    q = np.zeros(diff.shape[1:], np.result_type(diff, icovs))
+    for i in range(3):
+        for j in range(3):
+            q += (diff[i] * icovs[:, i, j, None]) * diff[j]
+    out: F32 = np.sqrt(np.maximum(q, 0)).T
+    return out
+
+
+MANY_PIXELS = 256  # (below, einsum's one call costs less than nine vector steps)
 
 
 def learn_pawns(
