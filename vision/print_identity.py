@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides, register
+from .pixels import strided
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -142,11 +143,8 @@ class PrintDeck:
             reach = soft[i, top : top + h + 2 * REACH, left : left + w + 2 * REACH]
             norm = (reach - float(centre.mean())) / (float(centre.std()) + 1e-3)
             ry, rx = norm.strides
-            blocks6[:, :, i] = np.lib.stride_tricks.as_strided(
-                norm,
-                shape=(rows, cols, s, s, bh, bw),
-                strides=(bh * ry, bw * rx, ry, rx, ry, rx),
-                writeable=False,
+            blocks6[:, :, i] = strided(
+                norm, (rows, cols, s, s, bh, bw), (bh * ry, bw * rx, ry, rx, ry, rx)
             )
         nb, p = rows * cols, bh * bw
         blocks = blocks6.reshape(nb, n * s * s, p)  # (B, nS, p)
