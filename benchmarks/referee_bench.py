@@ -187,19 +187,23 @@ def write(
         "Each game is `zefiria demo --fast` with the options shown.",
         "",
         'Players help the camera when it asks: *vouched* counts the "is the pawn on its card?" '
-        "questions answered OK (the camera missed a pawn that was there), *gems asked* the "
+        "questions answered OK (the camera missed a pawn that was there), *cards* the \"can't "
+        'read these cards: OK, they did not move" answers, *gems asked* the '
         '"red gem taken?" questions (a pawn stands where a gem went), *picked* the setup lists '
         'answered ("card b2: which island?", "which corner?"), *re-reads* the still '
-        "tables it could not read until a player straightened something.",
+        "tables it could not read until a player straightened something. *Remembered*: cards "
+        "the reading left in doubt that looked exactly as in the last photo of a table the "
+        "game knew (vision/table_memory.py), so read as the island the game had there.",
         "",
         "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
-        "still -> verdict | photos | vouched / gems asked / picked / re-reads | time | result |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "still -> verdict | photos | vouched / cards / gems asked / picked / re-reads | "
+        "remembered | time | result |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in e2e:
         if "error" in r:
             lines.append(
-                f"| {r['game']} | - | - | - | - | - | - | {r['seconds']:.0f} s | "
+                f"| {r['game']} | - | - | - | - | - | - | - | {r['seconds']:.0f} s | "
                 f"stopped: {r['error']} |"
             )
             continue
@@ -207,8 +211,8 @@ def write(
             f"| {r['game']} | {r['accepted']}/{r['legal_moves']} | "
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
             f"{_times(r['times'])} | {r['photos']} | "
-            f"{r['pawns_vouched']} / {r['gems_asked']} / {r['picked_from_lists']} / "
-            f"{r['rereads']} | "
+            f"{r['pawns_vouched']} / {r['cards_vouched']} / {r['gems_asked']} / "
+            f"{r['picked_from_lists']} / {r['rereads']} | {r['cards_remembered']} | "
             f"{r['seconds']:.0f} s | "
             + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )

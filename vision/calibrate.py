@@ -247,13 +247,15 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
 def _misfit(deck: PrintDeck) -> tuple[bool, int, int]:
     """How badly a fit's prints line up: the deck's outline not at its sides, cards off that
     outline, then print px off it in all."""
-    return not deck.outlined, int(_off_cards(deck).sum()), int(np.abs(deck.shifts).sum())
+    return not deck.outlined, int(_off_cards(deck).sum()), int(np.abs(deck.outline_shifts).sum())
 
 
 def _off_cards(deck: PrintDeck) -> NDArray[np.bool_]:
     # (a deck with faint sides leaves some cards unframed even on a right grid: those
     # count only with the cards found off)
-    off: NDArray[np.bool_] = ~deck.framed | (np.abs(deck.shifts).max(axis=1) > OFF_PX)
+    off: NDArray[np.bool_] = ~deck.outline_framed | (
+        np.abs(deck.outline_shifts).max(axis=1) > OFF_PX
+    )
     return off
 
 

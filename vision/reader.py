@@ -109,6 +109,20 @@ def prepare(profile: Profile) -> None:
     _refresh(profile)
 
 
+def print_deck() -> PrintDeck:
+    """The prepared profile's island prints (call :func:`prepare` first)."""
+    if _cache.prints is None:
+        raise RuntimeError("no profile prepared: call prepare(profile) first")
+    return _cache.prints
+
+
+def card_maps() -> list[F64]:
+    """The prepared profile's per-card print-to-photo homographies."""
+    if _cache.maps is None:
+        raise RuntimeError("no profile prepared: call prepare(profile) first")
+    return _cache.maps
+
+
 def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return

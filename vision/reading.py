@@ -40,6 +40,10 @@ class Reading:
     # not part of the JSON contract.
     confidence: tuple[tuple[float, ...], ...] = ()
     stages: dict[str, float] = field(default_factory=dict)
+    # Cells filled from an earlier photo of the same table whose island the game knew (the
+    # card looks exactly as it did then: :mod:`.table_memory`); a key added to the JSON only
+    # when there are some.
+    remembered: tuple[Cell, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -63,6 +67,8 @@ class Reading:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.remembered:
+            out["remembered"] = [[r, c] for r, c in self.remembered]
         return out
 
     def to_json(self) -> str:

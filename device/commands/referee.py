@@ -117,8 +117,8 @@ def _serve(
     from zefiria.device.referee.loop import open_referee
     from zefiria.device.referee.menu import MenuClosed, choose_setup
     from zefiria.device.referee.session import Session
+    from zefiria.device.referee.table_reader import TableReader
     from zefiria.device.referee.words import word
-    from zefiria.vision.reader import read_table
 
     try:
         camera = open_camera(config.camera)
@@ -126,10 +126,7 @@ def _serve(
         screen(MessageView(word(config.language, "camera"), str(exc)))
         return _fail(str(exc))
 
-    profiles = [profile]  # the menu may recalibrate: the reader reads with the latest
-
-    def reader(image: Any) -> dict[str, Any]:
-        return read_table(image, profiles[0]).to_dict()
+    reader = TableReader(profile)  # the menu may recalibrate: the reader reads with the latest
 
     watchdog = notify.Watchdog()
 
@@ -142,11 +139,11 @@ def _serve(
             lang=config.language,
             idle=watchdog.kick,
         )
-        profiles[0] = done.profile
+        reader.use(done.profile)
 
     notify.ready("watching the table")
     try:
-        if profiles[0] is None:
+        if reader.profile is None:
             # A new device (or a damaged profile): calibrate from the camera with the buttons
             # rather than stop, since the players at the table have no terminal.
             print(f"{unusable}: calibrating from the camera", flush=True)

@@ -78,6 +78,7 @@ class DemoReport:
     reading_ms: list[float] = field(default_factory=list)
     frames: int = 0
     stopped: str = ""  # why the game ended before its end (empty: it was played out)
+    remembered: int = 0  # cards in doubt read by a photo of the table the game knew
 
     def summary(self) -> dict[str, Any]:
         times = [s for _, s in self.verdict_seconds]
@@ -99,6 +100,7 @@ class DemoReport:
             "gems_asked": self.tally.gems_asked,
             "cards_vouched": self.tally.cards_vouched,
             "picked_from_lists": self.tally.picked,
+            "cards_remembered": self.remembered,
             "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),
@@ -239,6 +241,7 @@ def run_demo(
         reading_ms=session.timing.reading_ms,
         frames=table.photos,
         stopped=stopped,
+        remembered=getattr(reader, "remembered", 0),
     )
     (out / "summary.json").write_text(json.dumps(report.summary(), indent=2) + "\n")
     return report
@@ -262,7 +265,8 @@ def vision_reader(table_session: TableSession, out: Path, log: Callable[[str], N
     import cv2
     from zefiria.vision.calibrate import calibrate
     from zefiria.vision.profile import save_profile
-    from zefiria.vision.reader import read_table
+
+    from .table_reader import TableReader
 
     solved, pawns = table_session.calibration()
     cv2.imwrite(str(out / "calibration-solved.jpg"), solved.image)
@@ -271,10 +275,7 @@ def vision_reader(table_session: TableSession, out: Path, log: Callable[[str], N
     save_profile(profile, out / "profile.npz")
     log(f"calibrated from {out / 'calibration-solved.jpg'} and calibration-pawns.jpg")
 
-    def read(image: Image) -> dict[str, Any]:
-        return read_table(image, profile).to_dict()
-
-    return read
+    return TableReader(profile)
 
 
 class CalibrationTable:

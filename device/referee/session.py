@@ -52,6 +52,8 @@ class Controls(Protocol):
 
 
 Reader = Callable[[Image], dict[str, Any]]  # a still photo -> the reading contract's JSON dict
+# Verdicts after which the photo just read shows exactly the game's table.
+TABLE_KNOWN = frozenset({"accepted", "unchanged", "restored", "layout"})
 Show = Callable[[Screen], None]
 Log = Callable[[str], None]
 Hinter = Callable[[GameState], list[Action]]
@@ -174,6 +176,14 @@ class Session:
             return Outcome("unreadable", f"camera: {exc}")
         reading = self.reader(photo)
         outcome = self.referee.judge(reading)
+        if outcome.kind in TABLE_KNOWN and self.referee.started and not self.referee.out_of_sync:
+            # The photo shows the game's own table (not when what was accepted set the players
+            # something to do, a storm at round start: the game is then ahead of the table).
+            # A reader that remembers it reads the cards that do not move by it later
+            # (device/referee/table_reader.py).
+            remember = getattr(self.reader, "remember", None)
+            if remember is not None:
+                remember(self.referee.state)
         seconds = time.perf_counter() - still_at
         self.watcher.mark_read()
         if outcome.kind != "unreadable":

@@ -159,5 +159,8 @@ def test_a_card_fitting_its_island_poorly_is_not_sure_and_many_leave_nothing_sur
     poor[0, 0] = 0.75
     sure = certain(replace(ev, cost=poor), deck, same, choice)
     assert not sure[0] and sure[1:].all()
-    poor[[1, 2, 3], [1, 2, 3]] = 0.75  # four cards fit poorly: the prints misfit as a whole
+    poor[[1, 2, 3, 4], [1, 2, 3, 4]] = 0.75  # five, as five pawns on cards could: the rest sure
+    sure = certain(replace(ev, cost=poor), deck, same, choice)
+    assert not sure[:5].any() and sure[5:].all()
+    poor[5, 5] = 0.75  # six cards fit poorly: the prints misfit as a whole
     assert not certain(replace(ev, cost=poor), deck, same, choice).any()

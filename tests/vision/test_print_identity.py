@@ -93,3 +93,35 @@ def test_a_hidden_number_leaves_doubt_unless_its_rival_is_seen_elsewhere() -> No
     sure2 = certain(ev2, deck, same_colour, choice)
     assert not sure2[0] and not sure2[1]
     assert sure2[2:].all()
+
+
+def _borderless(island: int, dx: int = 0, dy: int = 0, seed: int = 0) -> np.ndarray:
+    """Island ``island``'s card on a table of its paper's shade (a cloth of the card's own
+    colour): its outline does not show, only its print."""
+    img = _print(island, dx, dy, seed)
+    table = np.ones(img.shape, bool)
+    table[PAD + dy : PAD + dy + H, PAD + dx : PAD + dx + W] = False
+    noise = np.random.default_rng(seed + 1).normal(0, 3, img.shape)
+    img[table] = np.clip(215 + noise[table], 0, 255).astype(np.uint8)
+    return img
+
+
+def test_a_card_without_a_visible_outline_is_placed_on_the_decks_layout() -> None:
+    # Five calibration cards whose outline does not show, each 3 px right and 2 px down of
+    # its corners: the outline cannot frame them, the frame and number every card shares can.
+    prints = [_print(k + 1, seed=k) for k in range(25)]
+    for k in range(20, 25):
+        prints[k] = _borderless(k + 1, 3, 2, seed=k)
+    deck = PrintDeck(np.stack(prints))
+    assert not deck.outline_framed[20:].any() and deck.outline_framed[:20].all()
+    assert deck.framed.all()
+    assert deck.shifts[20:].tolist() == [[3, 2]] * 5
+    # ...and a card read later without its outline, 2 px left and 4 px down, likewise
+    later = np.stack([_borderless(21, -2, 4, seed=99), _print(2, seed=98)])
+    ev, shift = deck.evidence(later)
+    assert ev.framed.all() and shift[0].tolist() == [-2, 4]
+    assert np.argmin(ev.cost[0]) == 20
+    # bare table in the window matches no layout: it stays unframed
+    table = np.random.default_rng(3).normal(50, 12, later[0].shape).clip(0, 255)
+    ev, _ = deck.evidence(table.astype(np.uint8)[None])
+    assert not ev.framed[0]
