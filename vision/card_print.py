@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from .board import BoardGeometry
 from .card_identity import soften
+from .pixels import strided
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -140,7 +141,12 @@ def _scores(profiles: F32, ref: F32, reach: int, near: int = REACH) -> F32:
     sides, d = -reach..reach."""
     n = len(ref)
     core = ref[reach : n - reach] * _edge_weights(n, near)[reach : n - reach]
-    windows = np.lib.stride_tricks.sliding_window_view(profiles, n - 2 * reach, axis=1)
+    # sliding_window_view(profiles, n - 2 reach, axis=1), built directly
+    cards, length = profiles.shape
+    step_card, step_x = profiles.strides
+    windows = strided(
+        profiles, (cards, length - (n - 2 * reach) + 1, n - 2 * reach), (step_card, step_x, step_x)
+    )
     out: F32 = windows @ core
     return out
 

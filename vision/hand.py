@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .pawns import residual
+from .pixels import components
 from .profile import Profile
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -22,12 +23,14 @@ F32 = NDArray[Any]
 U8 = NDArray[Any]
 
 
-def hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
+def hand_from_outside(lab: F32, ref: F32, profile: Profile, ref_blur: F32 | None = None) -> bool:
     """Whether something big over the table around the grid reaches the board's border.
 
     ``lab`` is the photo's board (Lab, lighting matched to the calibration's), ``ref`` the
     calibration board. Pawns standing beside the grid (Austro) are small and away from the
     border; glare or a shadow that moved since calibration lets the table's texture show.
+    ``ref_blur``, if given, is :func:`.pawns.residual_blur` of ``ref[::2, ::2]`` (the same
+    for every reading of a profile: made once).
     """
     g = profile.geometry
     lab, ref = lab[::2, ::2], ref[::2, ::2]
@@ -35,13 +38,13 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile) -> bool:
     inner = np.zeros((h, w), bool)
     o = round(g.margin * g.pitch / 2)
     inner[o : h - o, o : w - o] = True
-    res = residual(lab, ref)
+    res = residual(lab, ref, ref_blur)
     ring = res[~inner]
     med = float(np.median(ring[::3]))
     mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
     m: U8 = ((res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
+    n, labels, stats, _ = components(m)
     if n <= 1:
         return False
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
 from .pawns import cell_of
+from .pixels import components
 
 U8 = NDArray[Any]
 F32 = NDArray[Any]
@@ -46,7 +46,7 @@ def unexplained_cells(
     """
     # Half resolution is enough for pawn-sized patches (and four times cheaper).
     m2: U8 = np.ascontiguousarray(mask[::2, ::2])
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(m2)
+    n, labels, stats, cents = components(m2)
     if n <= 1:
         return set()
     points = np.array(list(explained), np.float64).reshape(-1, 2) / 2.0

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides, register
+from .pixels import strided
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -176,17 +177,24 @@ class PrintDeck:
         n = len(prints)
         s = 2 * REACH + 1
         # Each cell normalised once, on its aligned window (its shifted windows overlap
-        # it almost wholly), then the windows cut out at every shift.
-        wins = np.empty((n, s * s, h, w), np.float32)
+        # it almost wholly), then its blocks at every shift copied straight into place:
+        # blocks[by, bx, i, dy, dx] is the block (by, bx) of cell i's window shifted by
+        # (dx, dy) - REACH.
+        bw, bh = self.block
+        cols, rows = BLOCKS
+        blocks6 = np.empty((rows, cols, n, s, s, bh, bw), np.float32)
         for i, (sx, sy) in enumerate(shift):
             top, left = y0 + sy - REACH, x0 + sx - REACH
             centre = soft[i, top + REACH : top + REACH + h, left + REACH : left + REACH + w]
-            norm = (soft[i] - float(centre.mean())) / (float(centre.std()) + 1e-3)
-            for k in range(s * s):
-                dy, dx = divmod(k, s)
-                wins[i, k] = norm[top + dy : top + dy + h, left + dx : left + dx + w]
-        blocks = cut_blocks(wins.reshape(n * s * s, h, w), self.block)  # (B, nS, p)
-        nb, p = blocks.shape[0], blocks.shape[2]
+            # (only the pixels the shifted windows reach are normalised)
+            reach = soft[i, top : top + h + 2 * REACH, left : left + w + 2 * REACH]
+            norm = (reach - float(centre.mean())) / (float(centre.std()) + 1e-3)
+            ry, rx = norm.strides
+            blocks6[:, :, i] = strided(
+                norm, (rows, cols, s, s, bh, bw), (bh * ry, bw * rx, ry, rx, ry, rx)
+            )
+        nb, p = rows * cols, bh * bw
+        blocks = blocks6.reshape(nb, n * s * s, p)  # (B, nS, p)
         # Squared misfit per block |c|^2 + |t|^2 - 2 c.t; the products one 2-D matrix
         # product per block (numpy's stacked matmul does not reach BLAS).
         dots = np.stack([blocks[b] @ self.stack[b] for b in range(nb)])  # (B, nS, 25)

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
-from .card_identity import coarse_costs, crop_cards, match_lighting
+from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
 from .hand import hand_from_outside
@@ -39,6 +39,7 @@ from .pawns import (
     paste_cards,
     relight_cards,
     residual,
+    residual_blur,
 )
 from .photo_io import PhotoError, check_image
 from .print_identity import Evidence, PrintDeck, certain
@@ -77,7 +78,7 @@ DEBUG: deque[Identification] = deque(maxlen=1)
 
 
 class _Cache:
-    """Per-profile arrays derived once (the calibration board in Lab)."""
+    """Per-profile arrays derived once (the calibration board in Lab, ...)."""
 
     def __init__(self) -> None:
         self.key: U8 | None = None  # the board array itself: an id() could be reused
@@ -85,6 +86,13 @@ class _Cache:
         self.prints: PrintDeck | None = None
         self.maps: list[F64] | None = None
         self.board_per_print = np.ones(2)
+        self.template_means: F32 | None = None  # region_means of the colour templates
+        # the check stage's views of the calibration board: where the cards lie (nominal),
+        # its median lightness there, its quartiles there and its half-resolution blur
+        self.nominal: U8 | None = None
+        self.ref_light = 0.0
+        self.ref_quartiles: F64 | None = None
+        self.ref_blur: F32 | None = None
 
 
 _cache = _Cache()
@@ -119,6 +127,13 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
+    _cache.template_means = region_means(profile.templates)
+    nominal = _card_mask(profile, profile.card_centres)
+    sel = nominal.astype(bool)
+    _cache.nominal = nominal
+    _cache.ref_light = float(np.median(_cache.lab[::4, ::4, 0][sel[::4, ::4]]))
+    _cache.ref_quartiles = quartiles(_cache.lab, nominal)
+    _cache.ref_blur = residual_blur(_cache.lab[::2, ::2])
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
@@ -174,23 +189,23 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     lap("warp")
 
     ref = calibration_lab(profile)
-    nominal = _card_mask(profile, profile.card_centres)
+    nominal = _cache.nominal
+    assert nominal is not None
     sel = nominal.astype(bool)
     light = float(np.median(lab[::4, ::4, 0][sel[::4, ::4]]))
-    ref_light = float(np.median(ref[::4, ::4, 0][sel[::4, ::4]]))
-    if light < 0.25 * ref_light:
+    if light < 0.25 * _cache.ref_light:
         return refuse("image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
-    lab = match_lighting(lab, ref, nominal)
-    hand = hand_from_outside(lab, ref, profile)
+    lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles)
+    hand = hand_from_outside(lab, ref, profile, _cache.ref_blur)
     lap("check")
     if hand:
         return refuse("hand or object over the cards")
 
     _refresh(profile)
     deck = _cache.prints
-    assert deck is not None and _cache.maps is not None
+    assert deck is not None and _cache.maps is not None and _cache.template_means is not None
     # Every cell's card cut out of the photo along its calibrated corners, aligned on the
     # deck's outline and compared with the 25 learned prints; its colours taken where it
     # lies now.
@@ -201,7 +216,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     held = deck.shifts.astype(np.float64) * _cache.board_per_print
     feats = crop_cards(lab, centres, profile.card_size)
     scale = max(profile.cross_cost, 1e-3)
-    colour = coarse_costs(feats, profile.templates) / scale
+    colour = region_costs(region_means(feats), _cache.template_means) / scale
     cost = ev.cost + COLOUR_WEIGHT * colour
     choice = assignment.solve(cost)
     idx = np.arange(len(choice))

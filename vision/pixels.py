@@ -1,0 +1,82 @@
+"""Small array helpers for the per-reading hot paths, exact to the numpy they replace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+F32 = NDArray[Any]
+U8 = NDArray[Any]
+
+
+def colour_distance(a: F32, b: F32) -> F32:
+    """Euclidean distance over the last axis (3 channels) of ``a - b``, per pixel.
+
+    The same values as ``np.sqrt(((a - b) ** 2).sum(axis=-1))`` (the squares added in
+    channel order, in the inputs' precision), about ten times faster: numpy reduces a last
+    axis of three one short loop at a time.
+    """
+    d = np.subtract(a, b)
+    np.multiply(d, d, out=d)
+    s = d[..., 0] + d[..., 1]
+    s += d[..., 2]
+    out: F32 = np.sqrt(s, out=s)
+    return out
+
+
+def strided(a: F32, shape: tuple[int, ...], strides: tuple[int, ...]) -> F32:
+    """``np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)``: the same
+    read-only view of ``a``, made by the array constructor when ``a`` is C-contiguous (a
+    third of as_strided's cost, which adds up over a reading's few dozen views)."""
+    if not a.flags.c_contiguous:
+        out: F32 = np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)
+        return out
+    view: F32 = np.ndarray(shape, a.dtype, buffer=a, strides=strides)
+    view.flags.writeable = False
+    return view
+
+
+def components(mask: U8) -> tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """``cv2.connectedComponentsWithStats(mask)`` (8-way, int32 labels), the same labels,
+    stats and centroids, ~3x faster on the board's masks.
+
+    Grana's block-based decision tree (BBDT) instead of the default Spaghetti labelling:
+    both label 2x2 blocks in raster order and number components in the order met, so the
+    results are the same; Spaghetti's large decision forest costs more than it saves on
+    150-300 px images (154 px: 145 -> 45 us). OpenCV's labelling with stats is also ~4x
+    slower on an odd-sized image (the 307 px board), so an odd mask is labelled with a row
+    or column of background added, and the background's own stats (label 0) recomputed
+    for the mask itself. Checked against OpenCV's on 8000 random masks (1-330 px, full,
+    empty, with full rows and columns) and on every mask of 37 DEV readings.
+    """
+    H, W = mask.shape
+    if H % 2 == 0 and W % 2 == 0:
+        n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_32S, cv2.CCL_BBDT
+        )
+        return int(n), labels, stats, cents
+    padded = cv2.copyMakeBorder(mask, 0, H % 2, 0, W % 2, cv2.BORDER_CONSTANT, value=0)
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        padded, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    area = H * W - int(stats[1:, cv2.CC_STAT_AREA].sum())
+    if area == 0:  # no background at all: OpenCV's own figures for an empty label
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+        return int(n), labels, stats, cents
+    # The background's coordinate sums: the foreground's are the padded image's all less its
+    # background's, which are integers under 2**53 (centroid times area, exact once rounded).
+    hp, wp = padded.shape
+    padded_area = int(stats[0, cv2.CC_STAT_AREA])
+    fx = hp * wp * (wp - 1) // 2 - round(float(cents[0, 0]) * padded_area)
+    fy = wp * hp * (hp - 1) // 2 - round(float(cents[0, 1]) * padded_area)
+    cents[0] = ((H * W * (W - 1) // 2 - fx) / area, (W * H * (H - 1) // 2 - fy) / area)
+    if all(not side.all() for side in (mask[0], mask[-1], mask[:, 0], mask[:, -1])):
+        stats[0] = (0, 0, W, H, area)  # background on all four sides: the whole image
+    else:
+        zero = mask == 0
+        cols, rows = np.flatnonzero(zero.any(axis=0)), np.flatnonzero(zero.any(axis=1))
+        stats[0] = (cols[0], rows[0], cols[-1] - cols[0] + 1, rows[-1] - rows[0] + 1, area)
+    return int(n), labels[:H, :W], stats, cents
