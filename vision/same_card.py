@@ -39,10 +39,11 @@ SAME_BLOCK = 0.25
 
 @dataclass(frozen=True)
 class CardLooks:
-    """How each cell's card looked in one photo: its printed detail, aligned."""
+    """How each cell's card looked in one photo: its printed detail and its alignment."""
 
-    windows: F32  # (cells, (2 REACH + 1)^2, h, w) normalised detail at each shift
-    framed: NDArray[np.bool_]  # (cells,) its outline was found (else: never unchanged)
+    soft: F32  # (cells, H, W) printed detail of each print (light and noise removed)
+    shift: NDArray[np.intp]  # (cells, 2) print px (dx, dy) its card lies off its corners
+    framed: NDArray[np.bool_]  # (cells,) its outline (or layout) was found (else: never same)
 
 
 def card_looks(prints: U8, deck: PrintDeck) -> CardLooks:
@@ -51,38 +52,49 @@ def card_looks(prints: U8, deck: PrintDeck) -> CardLooks:
     soft = detail(prints)
     shift, framed = reg.shift.copy(), reg.found.copy()
     deck.place_unframed(soft, shift, framed)  # the deck's layout frames faint outlines
+    return CardLooks(soft=soft, shift=shift, framed=framed)
+
+
+def _windows(looks: CardLooks, i: int, deck: PrintDeck, reach: int) -> F32:
+    """((2 reach + 1)^2, h, w) cell ``i``'s normalised detail at each shift around its
+    alignment."""
     w, h = deck.size
     x0, y0 = deck.origin
-    s = 2 * REACH + 1
-    out = np.empty((len(prints), s * s, h, w), np.float32)
-    for i, (sx, sy) in enumerate(shift):
-        for k in range(s * s):
-            dy, dx = divmod(k, s)
-            top, left = y0 + sy + dy - REACH, x0 + sx + dx - REACH
-            win = soft[i, top : top + h, left : left + w]
-            out[i, k] = (win - float(win.mean())) / (float(win.std()) + 1e-3)
-    return CardLooks(windows=out, framed=framed)
-
-
-def block_misfit(then: CardLooks, now: CardLooks, deck: PrintDeck) -> F32:
-    """(cells,) the worst block's misfit per pixel between the two photos' cards, at the
-    shift where the whole card fits best."""
-    bw, bh = deck.block
-    w, h = deck.size
-    centre = (2 * REACH + 1) ** 2 // 2
-    ref = then.windows[:, centre]  # (cells, h, w)
-    diff = (now.windows - ref[:, None]) ** 2  # (cells, shifts, h, w)
-    n, s = diff.shape[:2]
-    blocks = diff.reshape(n, s, h // bh, bh, w // bw, bw).mean(axis=(3, 5))
-    # Each block at its own best shift: a card nudged and turned a degree moves its corners
-    # by a pixel or two each way, not all alike.
-    out: F32 = blocks.reshape(n, s, -1).min(axis=1).max(axis=1)
+    sx, sy = (int(v) for v in looks.shift[i])
+    top, left = y0 + sy - reach, x0 + sx - reach
+    area = looks.soft[i, top : top + h + 2 * reach, left : left + w + 2 * reach]
+    s = 2 * reach + 1
+    win = np.lib.stride_tricks.sliding_window_view(area, (h, w)).reshape(s * s, h, w)
+    mean = win.mean(axis=(1, 2), keepdims=True)
+    std = win.std(axis=(1, 2), keepdims=True)
+    out: F32 = (win - mean) / (std + 1e-3)
     return out
 
 
-def unchanged(then: CardLooks, now: CardLooks, deck: PrintDeck) -> NDArray[np.bool_]:
-    """(cells,) whether each cell's card looks now exactly as it did then."""
-    out: NDArray[np.bool_] = (
-        then.framed & now.framed & (block_misfit(then, now, deck) <= SAME_BLOCK)
-    )
+def block_misfit(then: CardLooks, now: CardLooks, deck: PrintDeck, cells: list[int]) -> F32:
+    """(len(cells),) the worst block's misfit per pixel between the two photos' cards, each
+    block at its own best shift (a card nudged and turned a degree moves its corners by a
+    pixel or two each way, not all alike)."""
+    bw, bh = deck.block
+    w, h = deck.size
+    out = np.empty(len(cells), np.float32)
+    for n, i in enumerate(cells):
+        ref = _windows(then, i, deck, 0)[0]
+        diff = (_windows(now, i, deck, REACH) - ref) ** 2  # (shifts, h, w)
+        blocks = diff.reshape(len(diff), h // bh, bh, w // bw, bw).mean(axis=(2, 4))
+        out[n] = float(blocks.reshape(len(diff), -1).min(axis=0).max())
+    return out
+
+
+def unchanged(
+    then: CardLooks, now: CardLooks, deck: PrintDeck, cells: list[int] | None = None
+) -> NDArray[np.bool_]:
+    """(cells of the grid,) whether each of ``cells`` (all by default) looks now exactly as it
+    did then; False for the others."""
+    if cells is None:
+        cells = list(range(len(then.framed)))
+    out = np.zeros(len(then.framed), bool)
+    framed = [i for i in cells if then.framed[i] and now.framed[i]]
+    if framed:
+        out[framed] = block_misfit(then, now, deck, framed) <= SAME_BLOCK
     return out

@@ -63,7 +63,8 @@ class TableMemory:
         }
         if not doubtful:
             return reading
-        same = unchanged(self._looks, self._cards(image), self._deck())
+        cells = [i for i, c in enumerate(ALL_CELLS) if c in doubtful]
+        same = unchanged(self._looks, self._cards(image), self._deck(), cells)
         sure = {reading.grid[c[0]][c[1]] for c in ALL_CELLS if c not in doubtful}
         grid = [list(row) for row in reading.grid]
         filled: list[Cell] = []

@@ -182,15 +182,16 @@ class Session:
             return Outcome("unreadable", f"camera: {exc}")
         reading = self.reader(photo)
         outcome = self.referee.judge(reading)
+        seconds = time.perf_counter() - still_at
         if outcome.kind in TABLE_KNOWN and self.referee.started and not self.referee.out_of_sync:
             # The photo shows the game's own table (not when what was accepted set the players
             # something to do, a storm at round start: the game is then ahead of the table).
             # A reader that remembers it reads the cards that do not move by it later
-            # (device/referee/table_reader.py).
+            # (device/referee/table_reader.py). Kept after the verdict's time is taken:
+            # keeping the photo is not part of judging it.
             remember = getattr(self.reader, "remember", None)
             if remember is not None:
                 remember(self.referee.state)
-        seconds = time.perf_counter() - still_at
         self.watcher.mark_read()
         if outcome.kind != "unreadable":
             self.timing.verdicts.append((outcome.kind, seconds))
