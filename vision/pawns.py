@@ -28,6 +28,9 @@ PAWN_SIGMAS = 3.0  # Mahalanobis distance within which a pixel has a pawn's colo
 # Why each pawn of the last reading was left out (for benchmarks/pawn_diag.py); rewritten by
 # every find_pawns call, so it never grows.
 WHY_MISSED: dict[Spirit, str] = {}
+# Each red blob of the last find_gems call: (x, y, pixels, verdict), board px (for
+# benchmarks/pawn_diag.py); rewritten by every call.
+GEM_TRACE: list[tuple[float, float, int, str]] = []
 
 
 def residual(lab: F32, expected: F32) -> F32:
@@ -836,13 +839,18 @@ def find_gems(
     n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
     gems: list[Cell] = []
     doubts: list[Cell] = []
+    trace = GEM_TRACE
+    trace.clear()
     for k in range(1, n):
         x0, y0, w, h, npx = (int(v) for v in stats[k])
         area = float(npx)
+        cx, cy = float(cents[k][0]), float(cents[k][1])
         if area < 0.004 * card_area:
+            trace.append((cx, cy, npx, "tiny"))
             continue
-        pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
+        pos = cell_of(geometry, cx, cy)
         if pos.outside:
+            trace.append((cx, cy, npx, "outside"))
             continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
@@ -851,24 +859,35 @@ def find_gems(
             # Pink, purple or orange: card art, the purple or the orange pawn; but a gem
             # touching the purple pawn's base joins its blob, whose mean hue is then the
             # pawn's. A gem-sized, gem-hued part of the blob makes the card doubtful.
-            if _gem_inside(patch, card_area) and pos.cell not in doubts:
+            inside = _gem_inside(patch, card_area)
+            trace.append((cx, cy, npx, "hue, gem inside" if inside else "hue"))
+            if inside and pos.cell not in doubts:
                 doubts.append(pos.cell)
                 if where is not None:
                     where.append((float(cents[k][0]), float(cents[k][1])))
             continue
-        gem_like = (
-            GEM_MIN * card_area <= area <= GEM_MAX * card_area
-            and min(w, h) >= 3
-            and max(w, h) <= GEM_ASPECT * min(w, h)
-            and area >= GEM_FILL * w * h
-            and light < GEM_MAX_L
+        verdict = (
+            "size"
+            if not GEM_MIN * card_area <= area <= GEM_MAX * card_area
+            else "thin"
+            if min(w, h) < 3
+            else "aspect"
+            if max(w, h) > GEM_ASPECT * min(w, h)
+            else "fill"
+            if area < GEM_FILL * w * h
+            else "light"
+            if light >= GEM_MAX_L
+            else "gem"
         )
+        gem_like = verdict == "gem"
         redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
         if gem_like and redder < GEM_REDDER:
             # On red art a gem is no redder than the card: it must then show its glossy
             # highlight and a gem's full red to count.
             gloss = float(patch[:, 0].max()) - light
             gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
+            verdict = "gem" if gem_like else "on red art, no gloss"
+        trace.append((cx, cy, npx, verdict))
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -899,6 +918,7 @@ def find_gems(
             lum = lab[y0 : y0 + h, x0 : x0 + w, 0][sel]
             if float(lum.mean()) < GEM_MAX_L and float(lum.max() - lum.mean()) >= LOOSE_GLOSS:
                 doubts.append(pos.cell)
+                trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
 
 
