@@ -888,10 +888,14 @@ def find_gems(
         redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
         if gem_like and redder < GEM_REDDER:
             # On red art a gem is no redder than the card: it must then show its glossy
-            # highlight and a gem's full red to count.
+            # highlight and a gem's full red to count, and not be the art in shade (a
+            # shadow darkens the card but keeps its hue: DEV #115, a phantom).
             gloss = float(patch[:, 0].max()) - light
             gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
             verdict = "gem" if gem_like else "on red art, no gloss"
+            under = expected[y0 : y0 + h, x0 : x0 + w][sel]
+            if gem_like and _shaded_art(patch, under):
+                gem_like, verdict = False, "red art in shade"
         trace.append((cx, cy, npx, verdict))
         if gem_like:
             if pos.cell not in gems:
@@ -925,6 +929,18 @@ def find_gems(
                 doubts.append(pos.cell)
                 trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _shaded_art(patch: F32, under: F32) -> bool:
+    """Whether most of a red blob (``patch``, Lab) is the card expected under it
+    (``under``) darkened with its hue kept: a shadow over red art."""
+    kept = np.abs(patch[:, 1:] - under[:, 1:]).sum(axis=-1) < ART_HUE
+    darker = patch[:, 0] < under[:, 0] - SHADOW_DROP
+    return float((kept & darker).mean()) >= ART_SHADE
+
+
+ART_HUE = 8.0  # Lab a*b* (city-block) off the card's own: its hue kept
+ART_SHADE = 0.5  # share of the blob that is the card in shade
 
 
 def _gem_inside(patch: F32, card_area: float) -> bool:

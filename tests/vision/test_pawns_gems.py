@@ -114,6 +114,25 @@ def test_a_gem_the_objects_mask_left_out_is_still_found() -> None:
     assert gems == [(0, 1)]
 
 
+def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
+    # A shadow over red art darkens the card and keeps its hue (DEV #115, a phantom gem);
+    # a gem on the same art is a red of its own.
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in g.cell_centre((4, 3)))
+    expected[y - 12 : y + 12, x - 12 : x + 12] = (80.0, 42.0, 23.0)
+    for colour, is_gem in (((42.0, 44.0, 25.0), False), ((40.0, 55.0, 38.0), True)):
+        lab = expected.copy()
+        lab[y - 3 : y + 3, x - 4 : x + 4] = colour
+        # lighter towards one side (the shade's edge, or the gem's highlight)
+        lab[y - 3 : y + 3, x - 4 : x + 4, 0] += np.linspace(0.0, 14.0, 8)[None, :]
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+        assert (gems == [(4, 3)]) is is_gem, colour
+        assert is_gem or doubts == [(4, 3)]
+
+
 def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
