@@ -906,6 +906,7 @@ def find_gems(
             doubts.append(pos.cell)
         if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
             where.append((float(cents[k][0]), float(cents[k][1])))
+    _second_look(lab, expected, card_area, geometry, gems, where, pixels)
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
     # doubtful (never a gem: its colour alone does not tell it from art).
@@ -941,6 +942,71 @@ def _shaded_art(patch: F32, under: F32) -> bool:
 
 ART_HUE = 8.0  # Lab a*b* (city-block) off the card's own: its hue kept
 ART_SHADE = 0.5  # share of the blob that is the card in shade
+
+
+def _second_look(
+    lab: F32,
+    expected: F32,
+    card_area: float,
+    geometry: BoardGeometry,
+    gems: list[Cell],
+    where: list[tuple[float, float]] | None,
+    pixels: U8 | None,
+) -> None:
+    """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place.
+
+    Under a dim or a cool light a gem is a duller, pinker red (a* under 30, b* near zero:
+    DEV deck 4 and 6 sessions lost most of their gems), and its pixels fall outside the red
+    band and its edges outside the objects mask. Looked at whole (every pixel clearly
+    redder than the card expected there), it is still what no card art, shadow or pawn is
+    on the DEV decks: a compact blob of a gem's full size, much redder than the card on
+    average, not purple, dark, with a glossy highlight.
+    """
+    a = lab[:, :, 1]
+    red: U8 = (
+        (a > LOOK_A) & (a - expected[:, :, 1] > LOOK_REDDER) & (a > 0.3 * np.abs(lab[:, :, 2]))
+    ).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+    trace = GEM_TRACE
+    for k in range(1, n):
+        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        if not LOOK_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+            continue
+        if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+            continue
+        cx, cy = float(cents[k][0]), float(cents[k][1])
+        pos = cell_of(geometry, cx, cy)
+        if pos.outside or pos.cell in gems:
+            continue
+        sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+        patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        light, ma, mb = (float(v) for v in patch.mean(axis=0))
+        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        gloss = float(patch[:, 0].max()) - light
+        if (
+            ma >= LOOK_MIN_A
+            and LOOK_HUE * ma <= mb <= GEM_HUE_MAX * ma
+            and redder >= LOOK_REDDER_MEAN
+            and light < GEM_MAX_L
+            and gloss >= LOOK_GLOSS
+        ):
+            gems.append(pos.cell)
+            trace.append((cx, cy, npx, "gem, second look"))
+            if where is not None:
+                where.append((cx, cy))
+            if pixels is not None:
+                pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
+
+
+# The second look (DEV pawn_diag --n 480: of 3178 red blobs on the grid, 1104 of 1167 gems
+# and none of the rest pass; 29 of the 32 gems missed before among them).
+LOOK_A = 15.0  # a pixel's a*...
+LOOK_REDDER = 12.0  # ...and how much above the card's
+LOOK_MIN = 0.015  # x card area: a whole gem (its edges are redder than the card too)
+LOOK_MIN_A = 22.0  # the blob's mean a*...
+LOOK_HUE = -0.1  # ...its b* at least this share of it (purple is far below)...
+LOOK_REDDER_MEAN = 18.0  # ...its a* this much above the card's...
+LOOK_GLOSS = 9.0  # ...and its highlight this far (L) above its mean
 
 
 def _gem_inside(patch: F32, card_area: float) -> bool:
