@@ -19,6 +19,10 @@ well the cards are read. Failure kinds:
 decks than DEV (fresh ones, e.g. ``2000-2015``, to look for failure kinds; never EVAL).
 
 ``--crops DIR`` writes a PNG crop of the photo around each failure (truth and answer marked).
+
+``--gems`` says why each gem of the ``read`` pass was missed: no change there in the objects
+mask, too few red pixels, or the verdict on the red blob found there (``pawns.GEM_TRACE``),
+with what lies around it (a pawn on the card, the card's edge, red art, glare, a dark card).
 """
 
 from __future__ import annotations
@@ -93,6 +97,87 @@ def _crop(
     scale = max(1, round(240 / max(1, crop.shape[0])))
     crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
     cv2.imwrite(str(path), crop)
+
+
+class GemInputs:
+    """The arguments of the last ``find_gems`` call of a reading (board Lab, expected, mask)."""
+
+    def __init__(self) -> None:
+        self.args: tuple[Any, ...] = ()
+        self.find = reader.find_gems
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.args = args
+        return self.find(*args, **kwargs)
+
+
+GEM_INPUTS = GemInputs()
+
+
+def gem_causes(
+    sample: Sample, photo: RenderResult, reading: Reading, profile: Profile, c: Counter[str]
+) -> list[str]:
+    """Why each gem of this reading was missed, counted into ``c`` as ``cause: ...`` and
+    ``context: ...``; one line per missed gem."""
+    if len(GEM_INPUTS.args) < 6:
+        return []
+    lab, expected, mask, _, card_area, g = GEM_INPUTS.args[:6]
+    m = g.lattice_to_image @ np.linalg.inv(g.lattice_to_board())
+    to_board = np.linalg.inv(m)
+    pawn_cells = {p.cell for p in sample.scene.pawns.values() if not p.outside}
+    truth = set(sample.scene.gems) - set(photo.truth.hidden_gems)
+    lines = []
+    for cell in sorted(truth - set(reading.gems)):
+        ix, iy = photo.truth.gems[cell]
+        p = cv2.perspectiveTransform(np.array([[[ix, iy]]], np.float64), to_board)[0, 0]
+        x, y = float(p[0]), float(p[1])
+        r = max(3, round(0.12 * g.pitch))
+        xi, yi = round(x), round(y)
+        win = (slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1))
+        seen, exp = lab[win].reshape(-1, 3), expected[win].reshape(-1, 3)
+        inmask = mask[win].reshape(-1).astype(bool)
+        a, b = seen[:, 1], seen[:, 2]
+        differs = (a - exp[:, 1] > 20.0) | (
+            (np.abs(seen - exp).sum(axis=-1) > pawn_stage.GEM_DIFF) & (b > pawn_stage.GEM_HUE * a)
+        )
+        red = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs & inmask
+        near = [t for t in pawn_stage.GEM_TRACE if np.hypot(t[0] - x, t[1] - y) < 1.5 * r]
+        if near:
+            t = max(near, key=lambda t: t[2])
+            cause = f"blob: {t[3]}"
+        elif inmask.mean() < 0.15:
+            cause = "not in objects mask"
+        elif red.sum() < 0.004 * card_area:
+            cause = "too few red px"
+        else:
+            cause = "red px, no blob"
+        ctx = []
+        if cell in pawn_cells:
+            ctx.append("pawn on card")
+        col, row = g.board_to_lattice(x, y)
+        if min(abs(col - round(col)), abs(row - round(row))) < 0.15:
+            ctx.append("near card edge")
+        if float(np.median(exp[:, 1])) > 20.0:
+            ctx.append("red art")
+        if float(np.median(seen[:, 0])) > float(np.median(exp[:, 0])) + 10.0:
+            ctx.append("lighter (glare?)")
+        if float(np.median(exp[:, 0])) < 40.0:
+            ctx.append("dark card")
+        doubted = cell in reading.uncertain
+        c[f"cause: {cause}"] += 1
+        c[f"cause: {cause} ({'doubted' if doubted else 'SILENT'})"] += 1
+        for k in ctx:
+            c[f"context: {k}"] += 1
+        stats = (
+            f"mask {inmask.mean():.2f} red {int(red.sum())} a* max {float(a.max()):.0f} "
+            f"L {float(np.median(seen[:, 0])):.0f} exp L {float(np.median(exp[:, 0])):.0f} "
+            f"exp a* {float(np.median(exp[:, 1])):.0f}"
+        )
+        lines.append(
+            f"#{sample.index} design {sample.setup.design} gem {cell}: {cause}"
+            f"{' (doubted)' if doubted else ''} [{', '.join(ctx)}] {stats}"
+        )
+    return lines
 
 
 def score(
@@ -194,6 +279,7 @@ def main() -> int:
     ap.add_argument("--crops", type=Path, default=None, help="write failure crops (PNG) here")
     ap.add_argument("--log", action="store_true", help="print every failure")
     ap.add_argument("--read-only", action="store_true", help="the `read` pass only (faster)")
+    ap.add_argument("--gems", action="store_true", help="why each gem was missed (read pass)")
     ap.add_argument(
         "--designs", type=str, default=None, help="decks A-B instead of DEV (never EVAL's)"
     )
@@ -205,6 +291,9 @@ def main() -> int:
         if set(designs) & set(EVAL_DESIGNS):
             ap.error("the EVAL decks are never read while tuning")
     cv2.setNumThreads(1)
+    gem_log: list[str] = []
+    if args.gems:
+        reader.find_gems = GEM_INPUTS  # type: ignore[assignment]
     if args.crops is not None:
         args.crops.mkdir(parents=True, exist_ok=True)
     c: Counter[str] = Counter()
@@ -226,10 +315,13 @@ def main() -> int:
         if profile is None:
             continue
         photo = sample.render()
+        GEM_INPUTS.args = ()
         reading = read_table(photo.image, profile)
         if "objects" in reading.stages:
             objects_ms.append(reading.stages["objects"])
         score("read", sample, photo, reading, profile, c, log, args.crops)
+        if args.gems and reading.ok:
+            gem_log += gem_causes(sample, photo, reading, profile, c)
         if args.read_only:
             continue
         if photo.truth.hand_cells:
@@ -240,6 +332,8 @@ def main() -> int:
         score("true", sample, photo, truth_reading, profile, c, log, args.crops)
     if args.log:
         print("\n".join(log))
+    if gem_log:
+        print("\n".join(gem_log))
     which = "DEV designs" if args.designs is None else f"designs {args.designs}"
     print(f"{which}, --n {args.n} --seed {args.seed} --per-setup {args.per_setup}")
     for key in sorted(c):

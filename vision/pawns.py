@@ -29,6 +29,9 @@ PAWN_SIGMAS = 3.0  # Mahalanobis distance within which a pixel has a pawn's colo
 # Why each pawn of the last reading was left out (for benchmarks/pawn_diag.py); rewritten by
 # every find_pawns call, so it never grows.
 WHY_MISSED: dict[Spirit, str] = {}
+# Each red blob of the last find_gems call: (x, y, pixels, verdict), board px (for
+# benchmarks/pawn_diag.py); rewritten by every call.
+GEM_TRACE: list[tuple[float, float, int, str]] = []
 
 
 def residual(lab: F32, expected: F32, expected_blur: F32 | None = None) -> F32:
@@ -862,7 +865,12 @@ def find_gems(
     purple pawn have b* near zero or below), much redder than the card expected there.
     """
     # Only pixels that differ from the expected board can be a gem: work on those alone.
-    ys, xs = np.nonzero(mask)
+    # The objects mask is cut for pawns, at six times the board's noise: in a noisy photo
+    # that is above a small gem's blurred change, though the gem is far redder than the
+    # card expected under it. Pixels that much redder are looked at too.
+    jump: U8 = (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP).astype(np.uint8)
+    opened: U8 = cv2.morphologyEx(jump, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(mask | opened)
     pix = lab[ys, xs]
     exp = expected[ys, xs]
     a = pix[:, 1]
@@ -878,13 +886,18 @@ def find_gems(
     n, labels, stats, cents = components(red)
     gems: list[Cell] = []
     doubts: list[Cell] = []
+    trace = GEM_TRACE
+    trace.clear()
     for k in range(1, n):
         x0, y0, w, h, npx = (int(v) for v in stats[k])
         area = float(npx)
+        cx, cy = float(cents[k][0]), float(cents[k][1])
         if area < 0.004 * card_area:
+            trace.append((cx, cy, npx, "tiny"))
             continue
-        pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
+        pos = cell_of(geometry, cx, cy)
         if pos.outside:
+            trace.append((cx, cy, npx, "outside"))
             continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
@@ -893,24 +906,39 @@ def find_gems(
             # Pink, purple or orange: card art, the purple or the orange pawn; but a gem
             # touching the purple pawn's base joins its blob, whose mean hue is then the
             # pawn's. A gem-sized, gem-hued part of the blob makes the card doubtful.
-            if _gem_inside(patch, card_area) and pos.cell not in doubts:
+            inside = _gem_inside(patch, card_area)
+            trace.append((cx, cy, npx, "hue, gem inside" if inside else "hue"))
+            if inside and pos.cell not in doubts:
                 doubts.append(pos.cell)
                 if where is not None:
                     where.append((float(cents[k][0]), float(cents[k][1])))
             continue
-        gem_like = (
-            GEM_MIN * card_area <= area <= GEM_MAX * card_area
-            and min(w, h) >= 3
-            and max(w, h) <= GEM_ASPECT * min(w, h)
-            and area >= GEM_FILL * w * h
-            and light < GEM_MAX_L
+        verdict = (
+            "size"
+            if not GEM_MIN * card_area <= area <= GEM_MAX * card_area
+            else "thin"
+            if min(w, h) < 3
+            else "aspect"
+            if max(w, h) > GEM_ASPECT * min(w, h)
+            else "fill"
+            if area < GEM_FILL * w * h
+            else "light"
+            if light >= GEM_MAX_L
+            else "gem"
         )
+        gem_like = verdict == "gem"
         redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
         if gem_like and redder < GEM_REDDER:
             # On red art a gem is no redder than the card: it must then show its glossy
-            # highlight and a gem's full red to count.
+            # highlight and a gem's full red to count, and not be the art in shade (a
+            # shadow darkens the card but keeps its hue: DEV #115, a phantom).
             gloss = float(patch[:, 0].max()) - light
             gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
+            verdict = "gem" if gem_like else "on red art, no gloss"
+            under = expected[y0 : y0 + h, x0 : x0 + w][sel]
+            if gem_like and _shaded_art(patch, under):
+                gem_like, verdict = False, "red art in shade"
+        trace.append((cx, cy, npx, verdict))
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -920,6 +948,7 @@ def find_gems(
             doubts.append(pos.cell)
         if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
             where.append((float(cents[k][0]), float(cents[k][1])))
+    _second_look(lab, expected, card_area, geometry, gems, where, pixels)
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
     # doubtful (never a gem: its colour alone does not tell it from art).
@@ -941,7 +970,85 @@ def find_gems(
             lum = lab[y0 : y0 + h, x0 : x0 + w, 0][sel]
             if float(lum.mean()) < GEM_MAX_L and float(lum.max() - lum.mean()) >= LOOSE_GLOSS:
                 doubts.append(pos.cell)
+                trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _shaded_art(patch: F32, under: F32) -> bool:
+    """Whether most of a red blob (``patch``, Lab) is the card expected under it
+    (``under``) darkened with its hue kept: a shadow over red art."""
+    kept = np.abs(patch[:, 1:] - under[:, 1:]).sum(axis=-1) < ART_HUE
+    darker = patch[:, 0] < under[:, 0] - SHADOW_DROP
+    return float((kept & darker).mean()) >= ART_SHADE
+
+
+ART_HUE = 8.0  # Lab a*b* (city-block) off the card's own: its hue kept
+ART_SHADE = 0.5  # share of the blob that is the card in shade
+
+
+def _second_look(
+    lab: F32,
+    expected: F32,
+    card_area: float,
+    geometry: BoardGeometry,
+    gems: list[Cell],
+    where: list[tuple[float, float]] | None,
+    pixels: U8 | None,
+) -> None:
+    """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place.
+
+    Under a dim or a cool light a gem is a duller, pinker red (a* under 30, b* near zero:
+    DEV deck 4 and 6 sessions lost most of their gems), and its pixels fall outside the red
+    band and its edges outside the objects mask. Looked at whole (every pixel clearly
+    redder than the card expected there), it is still what no card art, shadow or pawn is
+    on the DEV decks: a compact blob of a gem's full size, much redder than the card on
+    average, not purple, dark, with a glossy highlight.
+    """
+    a = lab[:, :, 1]
+    red: U8 = (
+        (a > LOOK_A) & (a - expected[:, :, 1] > LOOK_REDDER) & (a > 0.3 * np.abs(lab[:, :, 2]))
+    ).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+    trace = GEM_TRACE
+    for k in range(1, n):
+        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        if not LOOK_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+            continue
+        if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+            continue
+        cx, cy = float(cents[k][0]), float(cents[k][1])
+        pos = cell_of(geometry, cx, cy)
+        if pos.outside or pos.cell in gems:
+            continue
+        sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+        patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        light, ma, mb = (float(v) for v in patch.mean(axis=0))
+        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        gloss = float(patch[:, 0].max()) - light
+        if (
+            ma >= LOOK_MIN_A
+            and LOOK_HUE * ma <= mb <= GEM_HUE_MAX * ma
+            and redder >= LOOK_REDDER_MEAN
+            and light < GEM_MAX_L
+            and gloss >= LOOK_GLOSS
+        ):
+            gems.append(pos.cell)
+            trace.append((cx, cy, npx, "gem, second look"))
+            if where is not None:
+                where.append((cx, cy))
+            if pixels is not None:
+                pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
+
+
+# The second look (DEV pawn_diag --n 480: of 3178 red blobs on the grid, 1104 of 1167 gems
+# and none of the rest pass; 29 of the 32 gems missed before among them).
+LOOK_A = 15.0  # a pixel's a*...
+LOOK_REDDER = 12.0  # ...and how much above the card's
+LOOK_MIN = 0.015  # x card area: a whole gem (its edges are redder than the card too)
+LOOK_MIN_A = 22.0  # the blob's mean a*...
+LOOK_HUE = -0.1  # ...its b* at least this share of it (purple is far below)...
+LOOK_REDDER_MEAN = 18.0  # ...its a* this much above the card's...
+LOOK_GLOSS = 9.0  # ...and its highlight this far (L) above its mean
 
 
 def _gem_inside(patch: F32, card_area: float) -> bool:
@@ -952,6 +1059,7 @@ def _gem_inside(patch: F32, card_area: float) -> bool:
     return bool(int(gem.sum()) >= GEM_MIN * card_area)
 
 
+GEM_JUMP = 20.0  # a* above the card's: a gem's pixel even where the objects mask is not
 GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem
 GEM_HUE = 0.18  # a gem's b* is at least this share of its a* (warm red, not pink)...
 GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)
