@@ -1008,7 +1008,7 @@ def _second_look(
     red: U8 = (
         (a > LOOK_A) & (a - expected[:, :, 1] > LOOK_REDDER) & (a > 0.3 * np.abs(lab[:, :, 2]))
     ).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(red)
+    n, labels, stats, cents = components(red)
     trace = GEM_TRACE
     for k in range(1, n):
         x0, y0, w, h, npx = (int(v) for v in stats[k])
