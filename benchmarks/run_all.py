@@ -17,6 +17,7 @@ HERE = Path(__file__).resolve().parent
 RUNS: list[list[str]] = [
     ["engine_bench.py", "--write"],
     ["vision_bench.py", "--write"],
+    ["reader_memory.py", "--write"],
     ["referee_bench.py"],
 ]
 
