@@ -927,7 +927,10 @@ def find_gems(
             else "gem"
         )
         gem_like = verdict == "gem"
-        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        under = expected[y0 : y0 + h, x0 : x0 + w][sel]
+        if gem_like and _glare_gone(patch, under):
+            gem_like, verdict = False, "glare gone"
+        redder = ma - float(under[:, 1].mean())
         if gem_like and redder < GEM_REDDER:
             # On red art a gem is no redder than the card: it must then show its glossy
             # highlight and a gem's full red to count, and not be the art in shade (a
@@ -935,7 +938,6 @@ def find_gems(
             gloss = float(patch[:, 0].max()) - light
             gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
             verdict = "gem" if gem_like else "on red art, no gloss"
-            under = expected[y0 : y0 + h, x0 : x0 + w][sel]
             if gem_like and _shaded_art(patch, under):
                 gem_like, verdict = False, "red art in shade"
         trace.append((cx, cy, npx, verdict))
@@ -972,6 +974,21 @@ def find_gems(
                 doubts.append(pos.cell)
                 trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _glare_gone(patch: F32, under: F32) -> bool:
+    """Whether a red blob (``patch``, Lab) is flat card art where the calibration photo had
+    glare (``under``, the card expected there, much lighter): the art's own red shows now.
+    A gem is a shaded solid, never flat (fresh deck 3039 #319: a phantom gem)."""
+    if float(patch[:, 0].std()) >= FLAT_RED or float(np.median(under[:, 0])) < GLARE_L:
+        return False
+    return float(np.median(under[:, 0] - patch[:, 0])) > GLARE_DROP
+
+
+FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem...
+GLARE_L = 85.0  # ...where the calibration photo was near white (glare; a gem's core in a dim
+# room is flat too, on cards of L 35-46: DEV 6 and 10, five gems lost without this)...
+GLARE_DROP = 15.0  # ...and this much lighter than now
 
 
 def _shaded_art(patch: F32, under: F32) -> bool:

@@ -158,6 +158,25 @@ def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
         assert is_gem or doubts == [(4, 3)]
 
 
+def test_red_art_where_the_calibration_had_glare_is_no_gem() -> None:
+    # Glare in the calibration photo whitened a patch of red art; gone now, the art's flat
+    # red is far redder than the card expected there (fresh deck 3039 #319, a phantom gem).
+    # A gem is a shaded solid: the same blob with a gem's shading is still found.
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in g.cell_centre((0, 0)))
+    expected[y - 3 : y + 3, x - 4 : x + 4] = (90.0, 8.0, 12.0)  # the glare
+    for shading, is_gem in ((0.0, False), (16.0, True)):
+        lab = expected.copy()
+        lab[y - 3 : y + 3, x - 4 : x + 4] = (55.0, 33.0, 21.0)
+        lab[y - 3 : y + 3, x - 4 : x + 4, 0] += np.linspace(-shading, shading, 8)[None, :]
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+        assert (gems == [(0, 0)]) is is_gem, shading
+        assert is_gem or doubts == [(0, 0)]
+
+
 def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
