@@ -39,13 +39,6 @@ class TableMemory:
         self._islands: tuple[int, ...] = ()
         self._gems: frozenset[Cell] = frozenset()
 
-    @property
-    def holds(self) -> bool:
-        return self._looks is not None
-
-    def forget(self) -> None:
-        self._looks = None
-
     def remember(self, image: U8, islands: Sequence[int], gems: Iterable[Cell]) -> None:
         """Keep ``image``'s cards as showing ``islands`` (row-major) with ``gems``."""
         if len(islands) != SIZE * SIZE:
