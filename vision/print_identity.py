@@ -127,7 +127,8 @@ class PrintDeck:
         # A deck with faint or textured sides leaves some prints unframed on a right grid:
         # every card is printed alike (a frame, where the number and icon sit), and the
         # mean of the framed prints' detail places the others (on fresh decks 3000-3999 and
-        # 5000-5999 this reads 1.7-2.2 points more cells, none wrong).
+        # 5000-5999 this reads 1.7-2.2 points more cells, none wrong; 2.7-2.9 with the
+        # readings placing their cards the same way, in evidence()).
         shift = shift.copy()
         self.framed: NDArray[np.bool_] = self.outline_framed.copy()
         self.layout = learn_layout(soft, shift, self.framed, self)
