@@ -7,7 +7,8 @@ for fresh decks, never EVAL), calibrated once each; every photo read by ``read_t
 visible cell left null is put under the first of these that holds (the order of
 ``print_identity.certain``'s rules):
 
-- ``unreadable``: the whole photo was refused;
+- ``unreadable``: the whole photo was refused (and why);
+- ``hand's reach``: sure, but within the reach of a hand (or of something over a card);
 - ``covered``: neither its print nor its colours match its island (taken for hidden);
 - ``not framed``: the card's outline was not found in this photo;
 - ``island not framed``: the island read was not framed at calibration;
@@ -130,13 +131,21 @@ def main() -> int:
             c["visible"] += 1
             got = reading.grid[cell[0]][cell[1]] if reading.ok else None
             if got is not None:
-                c["read"] += 1
+                right = got == sample.scene.island_at(cell)
+                c[
+                    "read"
+                    if right
+                    else "WRONG (silent)"
+                    if cell not in reading.uncertain
+                    else "wrong"
+                ] += 1
                 continue
             truth = sample.scene.island_at(cell)
             if not reading.ok or why is None or ident is None:
-                reason = "unreadable"
+                reason = f"unreadable: {reading.reason}"
             else:
-                reason = why[i]
+                # (a sure card left null is in the reach of a hand: reader.hand_over_cards)
+                reason = "hand's reach" if why[i] == "sure" else why[i]
                 reason += (
                     " [choice right]" if int(ident.choice[i]) + 1 == truth else " [choice WRONG]"
                 )

@@ -182,10 +182,12 @@ def main() -> int:
         c["read_photos"] += 1
         if hand:
             c["hand_scenes"] += 1
-            if reading.status is Status.UNREADABLE or set(photo.truth.hand_cells) & set(
+            # flagged: refused, or every card the hand covers in doubt
+            if reading.status is Status.UNREADABLE or set(photo.truth.hand_cells) <= set(
                 reading.uncertain
             ):
                 c["hand_flagged"] += 1
+            c["hand_read"] += reading.status is Status.OK
         elif reading.status is Status.UNREADABLE:
             c["false_unreadable"] += 1
         for cell in ALL_CELLS:
@@ -212,18 +214,24 @@ def main() -> int:
                         lines = evidence_lines(DEBUG[-1], i, scene.island_at(cell) - 1)
                         print("\n".join(lines), file=sys.stderr)
         if reading.ok:
+            # A pawn or a gem the hand hides cannot be seen: only a wrong answer about it
+            # counts (a pawn hidden there and read elsewhere is wrong).
             for spirit, pos in scene.pawns.items():
-                c["pawns"] += 1
                 got_pos = reading.pawns.get(spirit)
+                if spirit in photo.truth.hidden_pawns:
+                    c["pawns_hidden"] += 1
+                    c["pawns_wrong"] += got_pos is not None and got_pos != pos
+                    continue
+                c["pawns"] += 1
                 if got_pos == pos:
                     c["pawns_right"] += 1
                 elif got_pos is not None:
                     c["pawns_wrong"] += 1
             c["pawns_phantom"] += sum(1 for s in reading.pawns if s not in scene.pawns)
-            truth_gems = set(scene.gems)
+            truth_gems = set(scene.gems) - set(photo.truth.hidden_gems)
             c["gems"] += len(truth_gems)
             c["gems_right"] += len(truth_gems & set(reading.gems))
-            c["gems_phantom"] += len(set(reading.gems) - truth_gems)
+            c["gems_phantom"] += len(set(reading.gems) - set(scene.gems))
     load_after = os.getloadavg()
 
     lines = [
@@ -263,7 +271,10 @@ def main() -> int:
         f"| pawns placed wrong / phantom | {c['pawns_wrong']} / {c['pawns_phantom']} | 0 |",
         f"| gems found (photos read ok) | {pct(c['gems_right'], c['gems'])} | >= 99% |",
         f"| phantom gems | {c['gems_phantom']} | 0 |",
-        f"| hand scenes flagged | {pct(c['hand_flagged'], c['hand_scenes'])} | 100% |",
+        f"| hand scenes flagged (refused, or every covered card uncertain) "
+        f"| {pct(c['hand_flagged'], c['hand_scenes'])} | 100% |",
+        f"| hand scenes read (the cards the hand leaves visible) "
+        f"| {pct(c['hand_read'], c['hand_scenes'])} | |",
         f"| photos without a hand called unreadable | "
         f"{pct(c['false_unreadable'], c['read_photos'] - c['hand_scenes'])} | 0 |",
         "",

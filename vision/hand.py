@@ -13,7 +13,9 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from zefiria.engine.grid import ALL_CELLS, Cell
 
+from .board import BoardGeometry
 from .pawns import residual
 from .pixels import components
 from .profile import Profile
@@ -24,7 +26,16 @@ U8 = NDArray[Any]
 
 
 def hand_from_outside(lab: F32, ref: F32, profile: Profile, ref_blur: F32 | None = None) -> bool:
-    """Whether something big over the table around the grid reaches the board's border.
+    """Whether something big over the table around the grid reaches the board's border
+    (see :func:`hand_outside`)."""
+    return hand_outside(lab, ref, profile, ref_blur) is not None
+
+
+def hand_outside(
+    lab: F32, ref: F32, profile: Profile, ref_blur: F32 | None = None
+) -> NDArray[np.bool_] | None:
+    """Where something big over the table around the grid reaches the board's border: its
+    pixels beside the grid (half the board's resolution), or None when there is none.
 
     ``lab`` is the photo's board (Lab, lighting matched to the calibration's), ``ref`` the
     calibration board. Pawns standing beside the grid (Austro) are small and away from the
@@ -46,19 +57,20 @@ def hand_from_outside(lab: F32, ref: F32, profile: Profile, ref_blur: F32 | None
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = components(m)
     if n <= 1:
-        return False
+        return None
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     cell_area = (g.pitch / 2) ** 2
     big = [k for k in edge if k != 0 and stats[k, cv2.CC_STAT_AREA] > 0.4 * cell_area]
     if not big:
-        return False
+        return None
     detail, ref_detail = _detail(lab), _detail(ref)
+    hand: NDArray[np.bool_] | None = None
     for k in big:
         region = labels == k
         need = GLARE_SEE_THROUGH if _added_light(lab, ref, region) else SEE_THROUGH
         if not _see_through(detail, ref_detail, region, need):
-            return True
-    return False
+            hand = region if hand is None else hand | region
+    return hand
 
 
 SEE_THROUGH = 0.6  # correlation of the table's fine detail with the calibration's...
@@ -101,3 +113,72 @@ def _see_through(
         return False
     corr = float(((a - a.mean()) * (b - b.mean())).mean()) / (float(a.std() * b.std()) + 1e-6)
     return corr > need
+
+
+def hand_over_cards(
+    mask: U8, outside: NDArray[np.bool_], geometry: BoardGeometry
+) -> tuple[NDArray[np.bool_], set[Cell]]:
+    """The hand's whole reach (board px) and the cards it may hide.
+
+    ``outside`` is where the hand was seen first (half resolution): beside the grid
+    (:func:`hand_outside`), or over the cards it hides entirely; ``mask`` is
+    ``mask`` the board's objects mask (what differs from the cards expected, full
+    resolution). The arm continues over the cards as the mask's parts that touch it; a
+    margin around them (fingertips, the hand's shadow, a card it is pushing) is its reach
+    too, and every card the reach touches is in doubt: the rest of the table reads as if
+    the hand were not there.
+    """
+    h, w = mask.shape[:2]
+    m2 = np.ascontiguousarray(mask[::2, ::2])
+    n, labels, _, _ = components(m2)
+    region = outside.astype(np.uint8)
+    # The hand over the cards breaks into pieces (a wrist over a card of its own colour,
+    # fingers apart): pieces within a gap of what is the hand already are the hand too.
+    bridge = _disc(HAND_GAP * geometry.pitch / 2)
+    for _ in range(HAND_STEPS):
+        keep = np.zeros(n, bool)
+        keep[np.unique(labels[cv2.dilate(region, bridge) > 0])] = True
+        keep[0] = False
+        grown_region = (outside | keep[labels]).astype(np.uint8)
+        if np.array_equal(grown_region, region):
+            break
+        region = grown_region
+    grown = cv2.dilate(region, _disc(HAND_MARGIN * geometry.pitch / 2))
+    reach: NDArray[np.bool_] = np.repeat(np.repeat(grown > 0, 2, axis=0), 2, axis=1)[:h, :w]
+    cells = {
+        c
+        for c in ALL_CELLS
+        if float(grown[cards_region([c], geometry, grown.shape)].mean()) > HAND_TOUCH
+    }
+    return reach, cells
+
+
+def cards_region(
+    cells: list[Cell],
+    geometry: BoardGeometry,
+    shape: tuple[int, ...],
+    scale: int = 2,
+    inset: float = 0.0,
+) -> NDArray[np.bool_]:
+    """The cells' squares, ``inset`` cells in from each side, on a board of ``shape`` at
+    1/``scale`` of the board's resolution."""
+    out: NDArray[np.bool_] = np.zeros(shape[:2], bool)
+    side = geometry.pitch / scale
+    o = geometry.margin * side
+    for row, col in cells:
+        y0, x0 = round(o + (row + inset) * side), round(o + (col + inset) * side)
+        y1, x1 = round(o + (row + 1 - inset) * side), round(o + (col + 1 - inset) * side)
+        out[y0:y1, x0:x1] = True
+    return out
+
+
+def _disc(radius: float) -> U8:
+    r = max(1, round(radius))
+    out: U8 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return out
+
+
+HAND_MARGIN = 0.1  # cells around what the hand changed that are its reach too
+HAND_GAP = 0.25  # cells: a change this close to the hand is part of it
+HAND_STEPS = 4  # pieces joined one after another (wrist, palm, fingers)
+HAND_TOUCH = 0.02  # share of a card within the hand's reach that puts the card in doubt

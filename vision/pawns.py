@@ -108,8 +108,9 @@ def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
 REMAP_ROW = 1024
 
 
-def relight_cards(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) -> None:
-    """Shift each card of ``expected`` (in place) to the light on it now.
+def relight_cards(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) -> F32:
+    """Shift each card of ``expected`` (in place) to the light on it now; return the shifts
+    ((cards, 3) Lab, zero for a card not shifted).
 
     The room's light is matched over the whole board before, but a lamp's pool, the
     vignette or a card tilted a little changes each card's light on its own; unmatched,
@@ -120,13 +121,16 @@ def relight_cards(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) 
     w, h = size
     hh, ww = lab.shape[:2]
     boxes = []
-    for cx, cy in centres.tolist():
+    out: F32 = np.zeros((len(centres), 3), np.float32)
+    inside = []
+    for n, (cx, cy) in enumerate(centres.tolist()):
         x0, y0 = round(cx - w / 2), round(cy - h / 2)
         # (a card always lies inside the board: the margin is most of a card)
         if min(x0, y0) >= 0 and x0 + w <= ww and y0 + h <= hh:
             boxes.append((x0, y0))
+            inside.append(n)
     if not boxes:
-        return
+        return out
     # One median over all cards at once (a quarter of each card's pixels is plenty).
     diff = np.stack(
         [
@@ -143,14 +147,17 @@ def relight_cards(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) 
         card = expected[y : y + h, x : x + w]
         scalar: Any = tuple(shift)  # (the stubs know no scalar second operand)
         cv2.add(card, scalar, dst=card)
+    out[inside] = shifts
+    return out
 
 
-def objects_mask(res: F32, floor: float) -> U8:
-    """Pixels that differ from the expectation by much more than the board's usual noise."""
+def objects_mask(res: F32, floor: float, mads: float = 6.0) -> U8:
+    """Pixels that differ from the expectation by much more (``mads`` median absolute
+    deviations) than the board's usual noise."""
     sample = res[::3, ::3]
     med = float(np.median(sample))
     mad = float(np.median(np.abs(sample - med))) + 1e-3
-    thr = max(floor, med + 6.0 * mad)
+    thr = max(floor, med + mads * mad)
     mask = (res > thr).astype(np.uint8)
     out: U8 = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return out
@@ -853,8 +860,11 @@ def find_gems(
     geometry: BoardGeometry,
     where: list[tuple[float, float]] | None = None,
     pixels: U8 | None = None,
+    away: NDArray[np.bool_] | None = None,
 ) -> tuple[list[Cell], list[Cell]]:
     """Cells with a red gem, and cells where a red blob's meaning is doubtful.
+
+    Pixels in ``away`` (a hand's reach) are not looked at.
 
     Gems are found before pawns: ``where``, if given, receives the board point of every gem
     and doubtful red blob, and ``pixels`` (the mask's shape) is set to 1 over each gem's
@@ -870,6 +880,8 @@ def find_gems(
     # card expected under it. Pixels that much redder are looked at too.
     jump: U8 = (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP).astype(np.uint8)
     opened: U8 = cv2.morphologyEx(jump, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if away is not None:
+        opened[away] = 0
     ys, xs = np.nonzero(mask | opened)
     pix = lab[ys, xs]
     exp = expected[ys, xs]

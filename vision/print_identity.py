@@ -146,9 +146,7 @@ class PrintDeck:
         self.cross = np.einsum("bkp,bjp->bkj", t, t)  # (B, 25, 25)
         self.pixels = t.shape[0] * t.shape[2]
 
-    def place_unframed(
-        self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_]
-    ) -> None:
+    def place_unframed(self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_]) -> None:
         """Prints whose outline was not found placed on the deck's layout (in place)."""
         if self.layout is None:
             return
@@ -283,7 +281,11 @@ def _registered_mean(profiles: F32, shifts: NDArray[np.intp]) -> F32:
 
 
 def certain(
-    ev: Evidence, deck: PrintDeck, colour: F32, choice: NDArray[np.intp]
+    ev: Evidence,
+    deck: PrintDeck,
+    colour: F32,
+    choice: NDArray[np.intp],
+    hidden: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Whether each cell's island is sure: told apart from every other island.
 
@@ -296,6 +298,9 @@ def certain(
     hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
     an island surely seen in another cell is ruled out too: a pawn over one of two
     same-coloured cards' numbers leaves that card sure once the other card is.
+
+    ``hidden`` cells (under a hand) are never sure, and their misfits do not count among
+    the poorly fitting cards that make every card doubtful.
     """
     open_rivals = [_unresolved(ev, deck, colour, i, int(k)) for i, k in enumerate(choice)]
     # A card not framed, or read as an island whose own print was not framed at
@@ -307,6 +312,9 @@ def certain(
     # outline 0.43 of the deck's).
     framed &= (choice != np.arange(len(choice))) | (ev.outline >= OWN_OUTLINE)
     fit = ev.cost[np.arange(len(choice)), choice] <= POOR_FIT
+    if hidden is not None:
+        framed &= ~hidden
+        fit |= hidden
     framed &= fit & (int((~fit).sum()) < MISFITS)
     sure = np.array([len(r) == 0 for r in open_rivals]) & framed
     while True:

@@ -30,7 +30,7 @@ from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
-from .hand import hand_from_outside
+from .hand import cards_region, hand_outside, hand_over_cards
 from .pawn_doubts import unexplained_cells
 from .pawns import (
     find_gems,
@@ -58,6 +58,11 @@ COLOUR_WEIGHT = 2.0
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
+# Lab: a card whose light changed this much more than the cards' median change is hidden by
+# what is over it (a hand's palm), not lit differently
+HAND_LIGHT = 15.0
+HAND_MADS = 3.0  # the board's noise (median absolute deviations) a hand's change is above
+CARD_INSET = 0.08  # cells: the part of a cell its card surely covers, in from each side
 
 
 @dataclass(frozen=True)
@@ -198,10 +203,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
     lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles)
-    hand = hand_from_outside(lab, ref, profile, _cache.ref_blur)
+    # A hand or an arm reaching in: the cards it may hide are found once the objects mask
+    # is made (below); the rest of the table reads as usual.
+    arm = hand_outside(lab, ref, profile, _cache.ref_blur)
     lap("check")
-    if hand:
-        return refuse("hand or object over the cards")
 
     _refresh(profile)
     deck = _cache.prints
@@ -225,13 +230,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # Hidden: neither its colours nor its print match its island (a pawn or a gem spoils
     # one of the two at most).
     covered = (own > MAX_OWN) & (own_print > COVER_PRINT)
-    decided = certain(ev, deck, colour, choice) & ~covered
     margins = assignment.alternatives(cost, choice)
-    DEBUG.append(Identification(ev, colour, cost, choice, decided, margins))
     lap("identify")
-    if float(np.median(own)) > MAX_OWN:
-        return refuse("cards do not look as calibrated (camera moved or light changed?)")
-    if int(covered.sum()) >= HAND_CELLS:
+    if arm is None and int(covered.sum()) >= HAND_CELLS:
         return refuse(f"hand or object over the cards ({int(covered.sum())} cards hidden)")
 
     expected = ref.copy()
@@ -242,17 +243,44 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     was = quads + held[:, None, :]
     now = quads + moved[:, None, :]
     paste_cards(expected, ref, was[choice[shown]], now[shown])
-    relight_cards(lab, expected, centres, profile.card_size)
+    hidden_cards = [ALL_CELLS[i] for i in np.flatnonzero(covered)]
+    card_light = relight_cards(lab, expected, centres, profile.card_size)
     res = residual(lab, expected)
     floor = 0.5 * scale
     mask = objects_mask(res, floor)
+    under_hand: set[Cell] = set()
+    reach = None
+    if arm is not None or hidden_cards:
+        # Each expected card was shifted to the light on it now, its median change: over a
+        # card the hand hides, that made the card look like the hand. Such a card's light
+        # is unlike the others' (the room's light changes smoothly), and all of it changed.
+        # (a hand is big: less of a change than a pawn's is enough to follow it)
+        changed = objects_mask(res, floor, HAND_MADS)
+        odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
+        odd_cards = [ALL_CELLS[i] for i in np.flatnonzero(odd)]
+        changed[cards_region(odd_cards, g, mask.shape, 1, CARD_INSET)] = 1
+        # Cards hidden entirely (print and colours both unlike their island's) are where
+        # a hand is when none was seen beside the grid: an arm over a patterned table, in
+        # its own shadow, can hide too little of the table for the check.
+        seed = arm
+        if seed is None:
+            seed = (cards_region(hidden_cards, g, changed[::2, ::2].shape) & changed[::2, ::2]) > 0
+        reach, under_hand = hand_over_cards(changed, seed, g)
+        if len(under_hand) == len(ALL_CELLS):
+            return refuse("hand or object over the cards")
+        mask[reach] = 0  # nothing under or beside the hand is a pawn or a gem
+    by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
+    if float(np.median(own[~by_hand])) > MAX_OWN:
+        return refuse("cards do not look as calibrated (camera moved or light changed?)")
+    decided = certain(ev, deck, colour, choice, by_hand) & ~covered & ~by_hand
+    DEBUG.append(Identification(ev, colour, cost, choice, decided, margins))
     # Gems first: a gem's blob is then neither taken for a pawn nor left unexplained, and a
     # dark blob on a gem is not sure to be Austro.
     card_area = float(cw * ch)
     gem_at: list[tuple[float, float]] = []
     gem_px = np.zeros_like(mask)
     gems, gem_doubts = find_gems(
-        lab, expected, mask, profile.pawn_colours, card_area, g, gem_at, gem_px
+        lab, expected, mask, profile.pawn_colours, card_area, g, gem_at, gem_px, reach
     )
     pawn_at: list[tuple[float, float]] = []
     pawns, doubtful_pawns, unplaced = find_pawns(
@@ -270,7 +298,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # A hidden card was not pasted into the expected board (its island is unknown): what
     # differs there says nothing of a pawn's colour, so a pawn placed on it is no sure pawn
     # (DEV seed 21 #161: a covered card's sky read as Borea). The card is uncertain already.
-    hidden = {ALL_CELLS[i] for i in np.flatnonzero(covered)}
+    hidden = set(hidden_cards)
     for spirit in [s for s, p in pawns.items() if not p.outside and p.cell in hidden]:
         del pawns[spirit]
         doubtful_pawns.discard(spirit)
@@ -315,4 +343,5 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         ms=ms,
         confidence=tuple(tuple(row) for row in conf),
         stages=stages,
+        hand=None if arm is None else tuple(sorted(under_hand)),
     )

@@ -281,6 +281,10 @@ class Referee:
         if reading.get("status") != "ok":
             reason = reading.get("reason") or "the table cannot be read"
             return Outcome("unreadable", str(reason))
+        if reading.get("hand") is not None:
+            # Someone is acting: the cards left visible are read, but the table is judged
+            # once the hand is gone.
+            return Outcome("unreadable", "hand or object over the cards")
         if self.game is None:
             return self._read_layout(reading)
         state = self.state

@@ -53,7 +53,12 @@ class TableReader:
 
         if self.profile is None or self.memory is None:
             return {"status": "unreadable", "reason": "the camera is not calibrated"}
-        reading = self.memory.recall(image, read_table(image, self.profile))
+        reading = read_table(image, self.profile)
+        if reading.hand is not None:
+            # someone is acting: the referee waits, and the hand's cards are not recalled
+            self._last = None
+            return reading.to_dict()
+        reading = self.memory.recall(image, reading)
         self._last = image if reading.ok else None
         self.remembered += len(reading.remembered)
         return reading.to_dict()

@@ -278,3 +278,21 @@ def test_gems_seen_in_a_standard_game_change_nothing(tmp_path: Path) -> None:
     reading = TruthReader(sim.table)(None)
     reading["gems"] = [[1, 1], [3, 4]]  # red things on the cards that are not gems
     assert sim.referee.judge(reading).kind in ("unchanged", "restored")
+
+
+def test_a_reading_with_a_hand_waits_for_the_hand_to_go(tmp_path: Path) -> None:
+    """The camera reads the cards a hand leaves visible, but a hand means someone is acting:
+    a half-done move (a card lifted, a pawn in the air) is no move to judge."""
+    sim, _, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    before = sim.referee.state
+    reading = TruthReader(sim.table)(None)
+    first = next(iter(reading["pawns"]))
+    del reading["pawns"][first]  # the hand lifted a pawn: it looks like an illegal move
+    reading["grid"][4][2] = None
+    reading["uncertain"] = [[4, 2]]
+    reading["hand"] = [[4, 2]]
+    outcome = sim.referee.judge(reading)
+    assert outcome.kind == "unreadable" and "hand" in outcome.message
+    assert sim.referee.state == before

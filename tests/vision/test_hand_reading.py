@@ -1,0 +1,86 @@
+"""A hand over some cards: those cards are in doubt, and the rest of the table is read.
+
+Players reach over the table all the time; a reading refused whole for a hand over two cards
+would throw away the twenty others. The hand's cards must never be read (its fingers hide a
+card's number) and nothing it hides or touches may be taken for a pawn or a gem.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+import pytest
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.vision.calibrate import calibrate
+from zefiria.vision.hand import hand_over_cards
+from zefiria.vision.profile import Profile
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Status
+from zefiria.vision.synthetic import DEV_DESIGNS, Hand, Sample, Scene, make_dataset
+
+pytestmark = pytest.mark.slow
+
+
+@cache
+def _sample() -> Sample:
+    return next(iter(make_dataset(1, 5, DEV_DESIGNS[:1], per_setup=1)))
+
+
+@cache
+def _profile() -> Profile:
+    solved, pawns = _sample().setup.calibration()
+    return calibrate(solved.image, pawns.image)
+
+
+@pytest.mark.parametrize(("tip", "angle"), [((2.0, 2.0), 90.0), ((0.6, 3.8), -30.0)])
+def test_the_cards_a_hand_leaves_visible_are_read(tip: tuple[float, float], angle: float) -> None:
+    sample = _sample()
+    scene = Scene(grid=sample.scene.grid, pawns=sample.scene.pawns, hand=Hand(tip, angle))
+    photo = sample.setup.photo(scene, 7)
+    reading = read_table(photo.image, _profile())
+    assert reading.status is Status.OK, reading.reason
+    assert reading.hand is not None
+    covered = set(photo.truth.hand_cells)
+    assert covered and covered <= set(reading.hand) <= set(reading.uncertain)
+    for r, c in reading.hand:
+        assert reading.grid[r][c] is None
+    read = 0
+    for r, c in ALL_CELLS:
+        if reading.grid[r][c] is not None:
+            assert reading.grid[r][c] == scene.island_at((r, c))
+            read += 1
+    # the hand's reach is a little wider than the hand, never the whole table
+    assert read >= 25 - len(reading.hand) - 3 >= 10
+    for spirit, pos in reading.pawns.items():
+        assert scene.pawns[spirit] == pos
+    assert set(reading.gems) <= set(scene.gems)
+    data = json.loads(reading.to_json())
+    assert data["status"] == "ok" and data["hand"] == [list(c) for c in reading.hand]
+
+
+def test_a_reading_without_a_hand_has_no_hand_key() -> None:
+    sample = _sample()
+    reading = read_table(sample.render().image, _profile())
+    assert reading.status is Status.OK and reading.hand is None
+    assert "hand" not in json.loads(reading.to_json())
+
+
+def test_the_hand_spans_the_pieces_it_breaks_into() -> None:
+    """A wrist over a card of its own colour leaves a gap in what changed: the fingers beyond
+    it are the hand still, and so is every card they touch."""
+    g = _profile().geometry
+    w, h = g.board_size
+    mask = np.zeros((h, w), np.uint8)
+    o, p = round(g.margin * g.pitch), g.pitch
+    mask[h - o : h, o + 2 * p : o + 3 * p] = 1  # the arm, beside the grid under column 2
+    mask[o + 4 * p + p // 2 : h - o + 2, o + 2 * p : o + 3 * p] = 1  # the wrist on card (4, 2)
+    mask[o + 3 * p + p // 4 : o + 4 * p + p // 2 - 6, o + 2 * p : o + 3 * p] = 1  # the palm
+    mask[o + 5 : o + p // 2, o + 4 * p + 5 : o + 5 * p - 5] = 1  # a pawn far away, on (0, 4)
+    outside = np.zeros((h // 2 + h % 2, w // 2 + w % 2), bool)
+    outside[(h - o) // 2 :, (o + 2 * p) // 2 : (o + 3 * p) // 2] = True
+    reach, cells = hand_over_cards(mask, outside, g)
+    assert {(4, 2), (3, 2)} <= cells
+    assert (0, 4) not in cells and (1, 2) not in cells
+    assert reach.shape == mask.shape and reach[o + 4 * p, o + 2 * p + p // 2]
