@@ -19,6 +19,7 @@ OK = (60, 200, 60)
 DOUBT = (0, 140, 255)
 GEM = (40, 40, 230)
 PAWN = (255, 200, 0)
+HAND = (200, 80, 255)
 
 
 def draw_overlay(image: U8, reading: Reading, profile: Profile) -> U8:
@@ -48,6 +49,12 @@ def draw_overlay(image: U8, reading: Reading, profile: Profile) -> U8:
             a, b = to_image(c + 0.1, r + 0.1), to_image(c + 0.9, r + 0.9)
             cv2.rectangle(out, a, b, DOUBT, thick, cv2.LINE_AA)
         _label(out, text, (x, y), colour, scale, thick)
+    for r, c in reading.hand or ():
+        # a cross: the card the hand may hide is not read at all, whatever shows of it
+        cv2.line(out, to_image(c + 0.15, r + 0.15), to_image(c + 0.85, r + 0.85), HAND, thick)
+        cv2.line(out, to_image(c + 0.85, r + 0.15), to_image(c + 0.15, r + 0.85), HAND, thick)
+    if reading.hand is not None:
+        _label(out, "HAND over the table", (out.shape[1] // 2, 30), HAND, scale, thick)
     for r, c in reading.gems:
         cv2.circle(out, to_image(c + 0.25, r + 0.75), 4 * thick, GEM, -1, cv2.LINE_AA)
     for spirit, pos in reading.pawns.items():

@@ -8,6 +8,7 @@ card's number) and nothing it hides or touches may be taken for a pawn or a gem.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.hand import hand_over_cards
+from zefiria.vision.overlay import HAND, draw_overlay
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Status
@@ -58,6 +60,15 @@ def test_the_cards_a_hand_leaves_visible_are_read(tip: tuple[float, float], angl
     assert set(reading.gems) <= set(scene.gems)
     data = json.loads(reading.to_json())
     assert data["status"] == "ok" and data["hand"] == [list(c) for c in reading.hand]
+    # the overlay shows people which cards the hand keeps from being read
+    drawn = draw_overlay(photo.image, reading, _profile())
+    assert _hand_marks(drawn) > _hand_marks(
+        draw_overlay(photo.image, replace(reading, hand=None), _profile())
+    )
+
+
+def _hand_marks(image: np.ndarray) -> int:
+    return int(np.all(image == np.array(HAND, np.uint8), axis=-1).sum())
 
 
 def test_a_reading_without_a_hand_has_no_hand_key() -> None:
