@@ -878,7 +878,11 @@ def find_gems(
     # The objects mask is cut for pawns, at six times the board's noise: in a noisy photo
     # that is above a small gem's blurred change, though the gem is far redder than the
     # card expected under it. Pixels that much redder are looked at too.
-    jump: U8 = (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP).astype(np.uint8)
+    # (on pink or purple art, whose a* is a gem's already, a warm gem is far yellower: b*)
+    jump: U8 = (
+        (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP)
+        | ((lab[:, :, 2] - expected[:, :, 2] > GEM_JUMP_B) & (lab[:, :, 1] > GEM_JUMP_A))
+    ).astype(np.uint8)
     opened: U8 = cv2.morphologyEx(jump, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if away is not None:
         opened[away] = 0
@@ -1089,6 +1093,8 @@ def _gem_inside(patch: F32, card_area: float) -> bool:
 
 
 GEM_JUMP = 20.0  # a* above the card's: a gem's pixel even where the objects mask is not
+GEM_JUMP_B = 15.0  # ...or b* above the card's (a warm gem on pink or purple art)...
+GEM_JUMP_A = 30.0  # ...where a* is a gem's (as `keep` asks)
 GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem
 GEM_HUE = 0.18  # a gem's b* is at least this share of its a* (warm red, not pink)...
 GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)

@@ -114,6 +114,25 @@ def test_a_gem_the_objects_mask_left_out_is_still_found() -> None:
     assert gems == [(0, 1)]
 
 
+def test_a_gem_on_pink_art_the_objects_mask_left_out_is_still_found() -> None:
+    # On pink or purple art a warm gem is barely redder (a* +8) but far yellower (b* +22):
+    # DEV seed 22 #100, a gem on a dark magenta card missed silently.
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((35.0, 31.0, 4.0))
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((0, 1)))
+    lab[y - 3 : y + 3, x - 4 : x + 4] = (20.0, 39.0, 26.0)
+    lab[y - 1 : y + 1, x - 1 : x + 1, 0] += 12.0  # its highlight
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+    assert gems == [(0, 1)]
+    # the orange pawn on the same card is as much yellower, but no gem
+    lab[y - 3 : y + 3, x - 4 : x + 4] = (60.0, 36.0, 60.0)
+    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+    assert gems == []
+
+
 def _dull_gem(colour: tuple[float, float, float], gloss: float) -> list:
     """find_gems on a 6x8 blob of ``colour`` with a 2x2 highlight ``gloss`` lighter, on a
     bluish grey card; the objects mask holds the blob's middle only."""
