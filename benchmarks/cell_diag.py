@@ -12,7 +12,6 @@ visible cell left null is put under the first of these that holds (the order of
 - ``covered``: neither its print nor its colours match its island (taken for hidden);
 - ``not framed``: the card's outline was not found in this photo;
 - ``island not framed``: the island read was not framed at calibration;
-- ``own outline``: read as its calibration island on a weak outline;
 - ``poor fit`` / ``misfits``: the card fits its island poorly, or too many cards do;
 - ``rival ...``: another island is not ruled out; split by why (``close colour, no telling
   blocks``, ``too little apart``, ``rho below SIDE``, ``rival not framed``), and by whether
@@ -82,8 +81,6 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
             out.append("not framed")
         elif not deck.framed[k]:
             out.append("island not framed")
-        elif k == i and ev.outline[i] < pid.OWN_OUTLINE:
-            out.append("own outline")
         elif not fit[i]:
             out.append("poor fit")
         elif many:
