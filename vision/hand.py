@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, Cell
 
 from .board import BoardGeometry
-from .pawns import residual
+from .pawns import objects_mask, residual
 from .pixels import components
 from .profile import Profile
 
@@ -115,18 +115,48 @@ def _see_through(
     return corr > need
 
 
+def hand_reach(
+    res: F32,
+    floor: float,
+    card_light: F32,
+    arm: NDArray[np.bool_] | None,
+    hidden_cards: list[Cell],
+    geometry: BoardGeometry,
+) -> tuple[NDArray[np.bool_], set[Cell]]:
+    """The reach of a hand (:func:`hand_over_cards`) from ``res``, the board's residual
+    against the cards expected (``floor``: the least change that counts), ``card_light``,
+    each expected card's light shift (:func:`.pawns.relight_cards`), and where the hand was
+    seen first: the ``arm`` beside the grid, else the ``hidden_cards``.
+    """
+    # (a hand is big: less of a change than a pawn's is enough to follow it)
+    changed = objects_mask(res, floor, HAND_MADS)
+    # Each expected card was shifted to the light on it now, its median change: over a card
+    # the hand hides, that made the card look like the hand. Such a card's light is unlike
+    # the others' (the room's light changes smoothly), and all of it changed.
+    odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
+    odd_cards = [ALL_CELLS[i] for i in np.flatnonzero(odd)]
+    changed[cards_region(odd_cards, geometry, changed.shape, 1, CARD_INSET)] = 1
+    # Cards hidden entirely (print and colours both unlike their island's) are where a hand
+    # is when none was seen beside the grid: an arm over a patterned table, in its own
+    # shadow, can hide too little of the table for the check.
+    seed = arm
+    if seed is None:
+        half = changed[::2, ::2]
+        seed = cards_region(hidden_cards, geometry, half.shape) & (half > 0)
+    return hand_over_cards(changed, seed, geometry)
+
+
 def hand_over_cards(
     mask: U8, outside: NDArray[np.bool_], geometry: BoardGeometry
 ) -> tuple[NDArray[np.bool_], set[Cell]]:
     """The hand's whole reach (board px) and the cards it may hide.
 
     ``outside`` is where the hand was seen first (half resolution): beside the grid
-    (:func:`hand_outside`), or over the cards it hides entirely; ``mask`` is
-    ``mask`` the board's objects mask (what differs from the cards expected, full
-    resolution). The arm continues over the cards as the mask's parts that touch it; a
-    margin around them (fingertips, the hand's shadow, a card it is pushing) is its reach
-    too, and every card the reach touches is in doubt: the rest of the table reads as if
-    the hand were not there.
+    (:func:`hand_outside`), or over the cards it hides entirely; ``mask`` is what differs
+    from the cards expected (full resolution). The arm continues over the cards as the
+    mask's parts that touch it; a margin around them (fingertips, the hand's shadow, a card
+    it is pushing) is its reach too, and every card the reach touches is in doubt: the rest
+    of the table reads as if the hand were not there.
     """
     h, w = mask.shape[:2]
     m2 = np.ascontiguousarray(mask[::2, ::2])
@@ -178,6 +208,11 @@ def _disc(radius: float) -> U8:
     return out
 
 
+# Lab: a card whose light changed this much more than the cards' median change is hidden by
+# what is over it (a hand's palm), not lit differently
+HAND_LIGHT = 15.0
+HAND_MADS = 3.0  # the board's noise (median absolute deviations) a hand's change is above
+CARD_INSET = 0.08  # cells: the part of a cell its card surely covers, in from each side
 HAND_MARGIN = 0.1  # cells around what the hand changed that are its reach too
 HAND_GAP = 0.25  # cells: a change this close to the hand is part of it
 HAND_STEPS = 4  # pieces joined one after another (wrist, palm, fingers)

@@ -30,7 +30,7 @@ from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
 from .grid_locator import to_lab
-from .hand import cards_region, hand_outside, hand_over_cards
+from .hand import hand_outside, hand_reach
 from .pawn_doubts import unexplained_cells
 from .pawns import (
     find_gems,
@@ -58,11 +58,6 @@ COLOUR_WEIGHT = 2.0
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
-# Lab: a card whose light changed this much more than the cards' median change is hidden by
-# what is over it (a hand's palm), not lit differently
-HAND_LIGHT = 15.0
-HAND_MADS = 3.0  # the board's noise (median absolute deviations) a hand's change is above
-CARD_INSET = 0.08  # cells: the part of a cell its card surely covers, in from each side
 
 
 @dataclass(frozen=True)
@@ -251,21 +246,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     under_hand: set[Cell] = set()
     reach = None
     if arm is not None or hidden_cards:
-        # Each expected card was shifted to the light on it now, its median change: over a
-        # card the hand hides, that made the card look like the hand. Such a card's light
-        # is unlike the others' (the room's light changes smoothly), and all of it changed.
-        # (a hand is big: less of a change than a pawn's is enough to follow it)
-        changed = objects_mask(res, floor, HAND_MADS)
-        odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
-        odd_cards = [ALL_CELLS[i] for i in np.flatnonzero(odd)]
-        changed[cards_region(odd_cards, g, mask.shape, 1, CARD_INSET)] = 1
-        # Cards hidden entirely (print and colours both unlike their island's) are where
-        # a hand is when none was seen beside the grid: an arm over a patterned table, in
-        # its own shadow, can hide too little of the table for the check.
-        seed = arm
-        if seed is None:
-            seed = (cards_region(hidden_cards, g, changed[::2, ::2].shape) & changed[::2, ::2]) > 0
-        reach, under_hand = hand_over_cards(changed, seed, g)
+        reach, under_hand = hand_reach(res, floor, card_light, arm, hidden_cards, g)
         if len(under_hand) == len(ALL_CELLS):
             return refuse("hand or object over the cards")
         mask[reach] = 0  # nothing under or beside the hand is a pawn or a gem
