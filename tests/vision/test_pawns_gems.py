@@ -243,6 +243,36 @@ def test_one_pawn_like_blob_is_reported_on_its_card() -> None:
     assert not unplaced
 
 
+def _lit_pawn(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A pawn of ``colour`` whose lit top (10 of its 14 rows) is 4 sigmas lighter than it
+    was learned: only a strip along its foot is within READ_SIGMAS."""
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    _stand(lab, (1, 3), colour, 0)
+    x, y = (round(v) for v in _geometry().cell_centre((1, 3)))
+    lab[y - 7 : y + 3, x - 6 : x + 6, 0] += 12.0
+    return lab, expected
+
+
+def test_a_coloured_pawn_lit_beyond_its_learned_colour_is_grown_from_its_core() -> None:
+    lab, expected = _lit_pawn(_pawn_colours()[0][0])
+    found, _, _ = _find(lab, expected)
+    assert found == {Spirit.BOREA: Position((1, 3))}
+
+
+def test_a_grey_pawn_is_not_grown_beyond_its_learned_colour() -> None:
+    # glare and shadows would grow as well as a grey pawn does
+    colours, icovs = _pawn_colours()
+    colours[0] = (60.0, 5.0, -5.0)
+    lab, expected = _lit_pawn(colours[0])
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(
+        lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
+    )
+    assert Spirit.BOREA not in found
+
+
 def test_two_look_alikes_are_not_reported_and_both_cards_are_doubtful() -> None:
     expected = _board((80.0, 0.0, 10.0))
     lab = expected.copy()
