@@ -598,17 +598,27 @@ def find_pawns(
         # ...unless its own middle is too weak to be a pawn at all (a blob of card art or
         # light shaped unlike a pawn, which this sure, pawn-shaped blob outweighs).
         rivals = [b for b in rivals if not _unsure(lab, expected, colours, icovs, i, b[1], b[2])]
+        kind = "rival: same colour elsewhere" if rivals else ""
         # A blob of another pawn's colour on this object, not clearly smaller, leaves which
-        # pawn stands there unknown (a shade or a highlight of one pawn looks like another).
+        # pawn stands there unknown (a shade or a highlight of one pawn looks like another);
+        # not one that is the card in shade, this pawn's shadow (DEV seed 22 #30: Skyron's
+        # shadow on a white card read as the grey Borea). Pawns right, DEV seeds 22 / 21:
+        # +6 / 0; fresh 3000-3999, 5000-5999, 6000-6999, 7000-7999: +3, +1, +3, +3; no new
+        # wrong cell or phantom. (Also letting a dark blob far darker than any shadow be
+        # Austro beside another pawn: 2 phantoms more on 3000-3999, dropped.)
         rivals += [
             b
             for j in range(len(seen))
             if j != i
             for b in seen[j]
-            if b[0] >= WEAKER * area and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
+            if b[0] >= WEAKER * area
+            and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
+            and not _card_in_shade(lab, expected, b[1], b[2])
         ]
+        kind = kind or ("rival: another colour on it" if rivals else "")
         if spirit is Spirit.AUSTRO:
             rivals += _austro_fakes(seen, areas, gems_at or [], bx, by, pitch)
+            kind = kind or ("rival: a shade" if rivals else "")
         if spirit in GREYS:
             # The white and the dark pawn differ in lightness alone: the dark pawn's lit top
             # reads as the white one and the white one's shade as the dark one. A blob of
@@ -619,8 +629,9 @@ def find_pawns(
                 for b in seen[j]
                 if b[0] >= MIN_AREA * areas[j] and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
             ]
+            kind = kind or ("rival: the other grey" if rivals else "")
         if rivals or (not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by)):
-            why[spirit] = "rival" if rivals else "unsure"
+            why[spirit] = kind or "unsure"
             for b in [(area, bx, by), *rivals]:
                 where = cell_of(geometry, b[1] - offsets[i][0], b[2] - offsets[i][1])
                 if not where.outside:
@@ -687,6 +698,25 @@ CASTS = 0.6  # cells: another pawn this close to a dark blob may cast it as its 
 
 
 GREYS = (Spirit.BOREA, Spirit.AUSTRO)
+
+
+def _card_in_shade(lab: F32, expected: F32, x: float, y: float) -> bool:
+    """Whether the middle of a blob at (x, y) is mostly the card darkened, its hue kept:
+    a pawn's shadow falling on the card, not another pawn."""
+    r = SHADE_WINDOW
+    xi, yi = round(x), round(y)
+    seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    if len(seen) < 9:
+        return False
+    scale = seen[:, 0] / np.maximum(exp[:, 0], 1.0)
+    hue_kept = np.abs(seen[:, 1:] - exp[:, 1:] * scale[:, None]).sum(axis=-1) < SHADOW_HUE
+    shade = hue_kept & (seen[:, 0] < exp[:, 0] - SHADOW_DROP)
+    return float(shade.mean()) >= SHADE_SHARE
+
+
+SHADE_WINDOW = 3  # board px around a rival blob's centre
+SHADE_SHARE = 0.6  # share of that window that is the card in shade
 
 
 def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float, y: float) -> bool:

@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
-from zefiria.engine.spirits import Spirit
+from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
@@ -468,3 +468,42 @@ def test_glare_on_a_dark_grained_table_beside_the_grid_is_no_dark_pawn() -> None
     areas = np.full(5, 168.0)
     found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
     assert Spirit.AUSTRO not in found
+
+
+CARD = (70.0, 20.0, 30.0)
+GREEN = 2  # a coloured pawn (calibration order), learned as _pawn_colours()'s first
+
+
+def _pawn_and_patch(patch: tuple, dark: tuple, below: int) -> tuple[dict, set, set]:
+    """A green pawn low in cell (2, 2) of a warm card, and a patch of colour ``patch``
+    starting ``below`` board px under its foot, of a pawn's size; Austro learned as
+    ``dark``."""
+    colours, icovs = _pawn_colours()
+    colours[GREEN] = colours[0]
+    colours[0] = (95.0, 0.0, 0.0)
+    colours[4] = dark
+    expected = _board(CARD)
+    lab = expected.copy()
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    noise = np.random.default_rng(5).normal(0, 2, (14, 12, 3))
+    lab[y + 2 : y + 16, x - 6 : x + 6] = colours[GREEN] + noise
+    lab[y + 16 + below : y + 30 + below, x - 6 : x + 6] = np.array(patch, np.float32) + noise
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    return find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry())
+
+
+SHADE = (35.0, 10.0, 15.0)  # the card at half its lightness, its hue kept
+
+
+def test_a_coloured_pawns_shadow_on_its_card_is_no_rival_to_it() -> None:
+    # whatever pawn's colour the shadow has (DEV seed 22 #30: Skyron's shadow on a white
+    # card read as Borea, which left Skyron unsure)
+    found, _, _ = _pawn_and_patch(SHADE, SHADE, 0)
+    assert found == {CALIBRATION_ORDER[GREEN]: Position((2, 2))}
+
+
+def test_a_dark_blob_a_pawn_may_cast_is_no_sure_dark_pawn() -> None:
+    found, _, unplaced = _pawn_and_patch(SHADE, SHADE, 12)
+    assert Spirit.AUSTRO not in found
+    assert (3, 2) in unplaced
