@@ -617,7 +617,7 @@ def find_pawns(
         ]
         kind = kind or ("rival: another colour on it" if rivals else "")
         if spirit is Spirit.AUSTRO:
-            rivals += _austro_fakes(seen, areas, gems_at or [], bx, by, pitch)
+            rivals += _austro_fakes(seen, areas, gems_at or [], bx, by, pitch, area)
             kind = kind or ("rival: a shade" if rivals else "")
         if spirit in GREYS:
             # The white and the dark pawn differ in lightness alone: the dark pawn's lit top
@@ -678,11 +678,14 @@ def _austro_fakes(
     x: float,
     y: float,
     pitch: float,
+    area: float,
 ) -> list[tuple[float, float, float]]:
-    """What may have made a dark blob at (x, y) look like Austro: a gem there (its dark
-    shaded side), or another pawn's blob close by (the dark blob is its shadow)."""
+    """What may have made a dark blob of ``area`` at (x, y) look like Austro: a gem there
+    (its dark shaded side), or another pawn's blob close by (the dark blob is its shadow)."""
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
     out = [(0.0, gx, gy) for gx, gy in gems_at if np.hypot(gx - x, gy - y) < GEM_SHADE * pitch]
+    if area >= GEM_SHADE_AREA * areas[austro]:
+        out = []  # a gem's shaded side is a third of a pawn's blob at most
     out += [
         b
         for j, blobs in enumerate(seen)
@@ -693,7 +696,11 @@ def _austro_fakes(
     return out
 
 
-GEM_SHADE = 0.35  # cells: a gem this close to a dark blob may be what it is
+GEM_SHADE = 0.35  # cells: a gem this close to a dark blob may be what it is...
+# ...unless the blob is this big (x Austro's learned area). Pawns right, DEV seed 22 +2;
+# fresh 3000-3999, 5000-5999, 6000-6999, 7000-7999 +1, +2, +1, +3; held-out 8000-8999 +2;
+# no new wrong cell or phantom.
+GEM_SHADE_AREA = 0.7
 CASTS = 0.6  # cells: another pawn this close to a dark blob may cast it as its shadow
 
 
