@@ -448,6 +448,14 @@ def test_a_tall_pawns_shadow_on_the_next_card_is_no_dark_pawn() -> None:
     assert (2, 2) in unplaced
 
 
+def test_the_dark_pawn_on_a_pink_card_is_no_shadow_of_it() -> None:
+    # Near black, the card's hue scaled by the darkening is near grey too: but no shadow
+    # under room light darkens a card to a sixth of its lightness (DEV seed 22 #25, #56:
+    # Austro on pink cards left unsure).
+    found, _, _ = _grey_blob_scene(4, (12.0, 0.0, 0.0), (12.0, 0.0, 0.0), (70.0, 15.0, 5.0))
+    assert found == {Spirit.AUSTRO: Position((2, 2))}
+
+
 def test_a_white_pawn_on_a_coloured_card_is_still_seen() -> None:
     found, _, _ = _grey_blob_scene(0, (60.0, 0.0, -8.0), (60.0, 0.0, -8.0), (45.0, 30.0, 30.0))
     assert found == {Spirit.BOREA: Position((2, 2))}
