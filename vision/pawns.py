@@ -707,13 +707,18 @@ CASTS = 0.6  # cells: another pawn this close to a dark blob may cast it as its 
 GREYS = (Spirit.BOREA, Spirit.AUSTRO)
 
 
-def _card_in_shade(lab: F32, expected: F32, x: float, y: float) -> bool:
-    """Whether the middle of a blob at (x, y) is mostly the card darkened, its hue kept:
-    a pawn's shadow falling on the card, not another pawn."""
-    r = SHADE_WINDOW
+def _around(lab: F32, expected: F32, x: float, y: float, r: int) -> tuple[F32, F32]:
+    """The pixels (seen, expected; N x 3) within ``r`` board px of (x, y)."""
     xi, yi = round(x), round(y)
     seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
     exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    return seen, exp
+
+
+def _card_in_shade(lab: F32, expected: F32, x: float, y: float) -> bool:
+    """Whether the middle of a blob at (x, y) is mostly the card darkened, its hue kept:
+    a pawn's shadow falling on the card, not another pawn."""
+    seen, exp = _around(lab, expected, x, y, SHADE_WINDOW)
     if len(seen) < 9:
         return False
     scale = seen[:, 0] / np.maximum(exp[:, 0], 1.0)
@@ -734,10 +739,7 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
     off its place), a mixed patch (a gem, an edge of art) or a card of the pawn's own
     colour leaves the card in doubt rather than a pawn on it.
     """
-    r = UNSURE_WINDOW
-    xi, yi = round(x), round(y)
-    seen = lab[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
-    exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].reshape(-1, 3)
+    seen, exp = _around(lab, expected, x, y, UNSURE_WINDOW)
     if len(seen) < 9:
         return True
     change = float(np.median(np.linalg.norm(seen - exp, axis=1)))
