@@ -157,6 +157,16 @@ def _card_mask(profile: Profile, centres: F64) -> U8:
     return m
 
 
+def _last_one_left(sure: NDArray[np.bool_], unseen: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The one card not sure when every other card is, unless it is hidden: all 25 islands
+    lie on the table, each once, so it is the island left over (which the assignment gave
+    it), whether or not its own print could be framed or fitted."""
+    left: NDArray[np.bool_] = ~sure & ~unseen
+    if int((~sure).sum()) != 1:
+        left[:] = False
+    return left
+
+
 def read_table(image_bgr: U8, profile: Profile) -> Reading:
     """Read one photo taken from the calibrated camera pose. Never raises on bad photos."""
     start = time.perf_counter()
@@ -254,6 +264,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse("cards do not look as calibrated (camera moved or light changed?)")
     decided = certain(ev, deck, colour, choice, by_hand) & ~covered & ~by_hand
+    decided |= _last_one_left(decided, covered | by_hand)
     DEBUG.append(Identification(ev, colour, cost, choice, decided, margins))
     # Gems first: a gem's blob is then neither taken for a pawn nor left unexplained, and a
     # dark blob on a gem is not sure to be Austro.

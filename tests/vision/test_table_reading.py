@@ -147,3 +147,40 @@ def test_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "not a calibration profile" in capsys.readouterr().err
     assert main(["calibrate", "--solved", str(text), "--pawns", str(text), "-o", "x"]) == 2
     assert "not an image" in capsys.readouterr().err
+
+
+def test_the_one_card_left_unsure_is_the_island_left_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every island lies on the table once: with 24 cards sure, the 25th is the island none
+    # of them is, even when its own print could not be framed (a pawn on its edge, glare).
+    from zefiria.vision import reader
+
+    sample = _samples()[0]
+    profile = _profile(0)
+    photo = sample.render()
+    sure = reader.certain
+
+    def all_but_one(*args: object, **kwargs: object) -> np.ndarray:
+        out = sure(*args, **kwargs).copy()
+        out[:] = True
+        out[7] = False
+        return out
+
+    monkeypatch.setattr(reader, "certain", all_but_one)
+    reading = read_table(photo.image, profile)
+    assert reading.ok
+    r, c = ALL_CELLS[7]
+    assert reading.grid[r][c] == sample.scene.island_at((r, c))
+    assert all(v is not None for row in reading.grid for v in row)
+
+
+def test_the_card_left_is_not_taken_when_hidden_or_not_alone() -> None:
+    from zefiria.vision.reader import _last_one_left
+
+    sure = np.ones(25, bool)
+    sure[3] = False
+    unseen = np.zeros(25, bool)
+    assert np.flatnonzero(_last_one_left(sure, unseen)).tolist() == [3]
+    unseen[3] = True  # under a hand or covered: what lies there is not seen
+    assert not _last_one_left(sure, unseen).any()
+    sure[5] = False  # two left: which island is which is the reading's to say
+    assert not _last_one_left(sure, np.zeros(25, bool)).any()
