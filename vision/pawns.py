@@ -369,9 +369,9 @@ def _blobs(
         # this pawn's colour. Not the grey pawns: glare and shadows grow as well as they do.
         # Other colours' rival blobs (``everything``) stay the cores, so a grown pawn is
         # not outweighed by its neighbour's grown fringe.
-        grows = loose is not None and float(np.hypot(colours[i][1], colours[i][2])) > GREY_PAWN
-        if grows:
-            assert loose is not None
+        grows = False
+        if loose is not None and float(np.hypot(colours[i][1], colours[i][2])) > GREY_PAWN:
+            grows = True
             if everything is not None:
                 everything[i] += _blob_list(m)
             wide = loose & (nearest == i)
@@ -683,9 +683,9 @@ def _austro_fakes(
     """What may have made a dark blob of ``area`` at (x, y) look like Austro: a gem there
     (its dark shaded side), or another pawn's blob close by (the dark blob is its shadow)."""
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
-    out = [(0.0, gx, gy) for gx, gy in gems_at if np.hypot(gx - x, gy - y) < GEM_SHADE * pitch]
-    if area >= GEM_SHADE_AREA * areas[austro]:
-        out = []  # a gem's shaded side is a third of a pawn's blob at most
+    out: list[tuple[float, float, float]] = []
+    if area < GEM_SHADE_AREA * areas[austro]:  # (a gem's shaded side is a third of it at most)
+        out += [(0.0, gx, gy) for gx, gy in gems_at if np.hypot(gx - x, gy - y) < GEM_SHADE * pitch]
     out += [
         b
         for j, blobs in enumerate(seen)
