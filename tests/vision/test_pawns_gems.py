@@ -99,38 +99,38 @@ def test_a_red_blob_is_a_gem_but_pink_art_and_purple_are_not() -> None:
         assert (gems == [(2, 3)]) is is_gem, colour
 
 
+def _unmasked_gems(card: tuple, patches: list[tuple[slice, slice, tuple]]) -> list:
+    """find_gems with an empty objects mask on a board of ``card`` whose cell (0, 1) holds
+    each (rows, columns, colour) patch, offset from the cell's centre."""
+    g = _geometry()
+    expected = _board(card)
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((0, 1)))
+    for rows, cols, colour in patches:
+        lab[y + rows.start : y + rows.stop, x + cols.start : x + cols.stop] = colour
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 40.0 * 44.0, g)
+    return gems
+
+
 def test_a_gem_the_objects_mask_left_out_is_still_found() -> None:
     # In a noisy photo the objects mask's threshold (six times the board's noise) rises
     # above a small gem's blurred change (fresh deck 3044: 12 gems missed silently), yet
     # the gem is far redder than the card expected under it.
-    g = _geometry()
-    card_area = 40.0 * 44.0
-    expected = _board((58.0, 14.0, 36.0))
-    lab = expected.copy()
-    x, y = (round(v) for v in g.cell_centre((0, 1)))
-    lab[y - 3 : y + 3, x - 4 : x + 4] = (50.0, 60.0, 30.0)
-    mask = np.zeros(lab.shape[:2], np.uint8)
-    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
-    assert gems == [(0, 1)]
+    gem = (slice(-3, 3), slice(-4, 4), (50.0, 60.0, 30.0))
+    assert _unmasked_gems((58.0, 14.0, 36.0), [gem]) == [(0, 1)]
 
 
 def test_a_gem_on_pink_art_the_objects_mask_left_out_is_still_found() -> None:
     # On pink or purple art a warm gem is barely redder (a* +8) but far yellower (b* +22):
     # DEV seed 22 #100, a gem on a dark magenta card missed silently.
-    g = _geometry()
-    card_area = 40.0 * 44.0
-    expected = _board((35.0, 31.0, 4.0))
-    lab = expected.copy()
-    x, y = (round(v) for v in g.cell_centre((0, 1)))
-    lab[y - 3 : y + 3, x - 4 : x + 4] = (20.0, 39.0, 26.0)
-    lab[y - 1 : y + 1, x - 1 : x + 1, 0] += 12.0  # its highlight
-    mask = np.zeros(lab.shape[:2], np.uint8)
-    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
-    assert gems == [(0, 1)]
+    card = (35.0, 31.0, 4.0)
+    gem = (slice(-3, 3), slice(-4, 4), (20.0, 39.0, 26.0))
+    highlight = (slice(-1, 1), slice(-1, 1), (32.0, 39.0, 26.0))  # 12 lighter
+    assert _unmasked_gems(card, [gem, highlight]) == [(0, 1)]
     # the orange pawn on the same card is as much yellower, but no gem
-    lab[y - 3 : y + 3, x - 4 : x + 4] = (60.0, 36.0, 60.0)
-    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
-    assert gems == []
+    pawn = (slice(-3, 3), slice(-4, 4), (60.0, 36.0, 60.0))
+    assert _unmasked_gems(card, [pawn]) == []
 
 
 def _dull_gem(colour: tuple[float, float, float], gloss: float) -> list:
