@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 
 import cv2
 import numpy as np
+from vision_bench import design_range
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.reader import read_table
@@ -39,8 +40,10 @@ def main() -> int:
     ap.add_argument("--per-setup", type=int, default=6)
     ap.add_argument("--hand-chance", type=float, default=0.15)
     ap.add_argument("--no-read", action="store_true", help="calibrate only")
+    ap.add_argument("--designs", type=design_range, metavar="A-B", help="fresh decks, not DEV")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    decks = args.designs or DEV_DESIGNS
 
     c: Counter[str] = Counter()
     refusals: dict[str, list[str]] = defaultdict(list)
@@ -53,7 +56,7 @@ def main() -> int:
         setup = None
         profile = None
         dataset = make_dataset(
-            args.n, seed, DEV_DESIGNS, per_setup=args.per_setup, hand_chance=args.hand_chance
+            args.n, seed, decks, per_setup=args.per_setup, hand_chance=args.hand_chance
         )
         for sample in dataset:
             if sample.setup is not setup:
@@ -96,7 +99,8 @@ def main() -> int:
 
     print(
         f"# calibration_diag: seeds {args.seeds}, n {args.n}, per_setup {args.per_setup}, "
-        f"hand_chance {args.hand_chance}, DEV designs"
+        f"hand_chance {args.hand_chance}, "
+        + ("DEV designs" if args.designs is None else f"designs {decks[0]}-{decks[-1]}")
     )
     refused = sum(len(v) for v in refusals.values())
     print(f"sessions calibrated: {c['sessions'] - refused}/{c['sessions']}")

@@ -34,6 +34,9 @@ TOUCHING = (26 * 100_003 + 8, 8)
 # Session 9: a lamp's pool of light on a plain table, cut by the erosion into card-sized
 # ragged blobs beside the grid (walked as a sixth column: "no four-sided grid").
 LAMP = (26 * 100_003 + 9, 9)
+# make_dataset(240, 22, ...) session 39: a lamp lighting the cloth around the grid, taken
+# for card and joined to it (the hull's corners were the light's: the lattice 5 cells off).
+LIT_CLOTH = (22 * 100_003 + 39, 7)
 
 
 @cache
@@ -61,6 +64,17 @@ def test_a_turned_grid_with_a_dim_row_is_located_on_its_cards() -> None:
     truth = _truth_centres(solved)
     pitch = np.linalg.norm(truth[1] - truth[0])
     # hand-laid cards sit a few mm off a regular lattice: a fifth of a cell, not half a cell
+    assert np.linalg.norm(found.reshape(-1, 2) - truth, axis=1).max() < 0.2 * pitch
+
+
+@pytest.mark.slow
+def test_a_lit_table_joined_to_the_cards_does_not_pull_the_grid_off_them() -> None:
+    solved, _ = _calibration(*LIT_CLOTH)
+    fit = locate_grid(solved.image)
+    cells = np.array([[c + 0.5, r + 0.5] for r, c in ALL_CELLS], np.float64)
+    found = cv2.perspectiveTransform(cells.reshape(-1, 1, 2), fit.lattice_to_image)
+    truth = _truth_centres(solved)
+    pitch = np.linalg.norm(truth[1] - truth[0])
     assert np.linalg.norm(found.reshape(-1, 2) - truth, axis=1).max() < 0.2 * pitch
 
 
