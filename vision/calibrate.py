@@ -79,8 +79,14 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     # prints still line up (DEV seed 22 session 10: 97 cells of 194 right instead of 138).
     try:
         kept, doubt = _profile(free, solved, pawns)
-    except CalibrationError:
-        return _profile(rigid, solved, pawns)[0]
+    except CalibrationError as refused:
+        try:
+            return _profile(rigid, solved, pawns)[0]
+        except CalibrationError:
+            # Both refused: the free fit is the one whose prints line up, so its reason is
+            # the one to act on (fresh design 5017: a pawns photo to retake, where the rigid
+            # fit's "cards' edges not found" would have the player re-lay the cards).
+            raise refused from None
     try:
         other, other_doubt = _profile(rigid, solved, pawns)
     except CalibrationError:

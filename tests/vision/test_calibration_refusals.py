@@ -62,3 +62,33 @@ def _corner_errors(solved: RenderResult, profile: Profile) -> np.ndarray:
     truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
     err: np.ndarray = np.linalg.norm(found - truth, axis=1)
     return err
+
+
+
+def test_when_both_fits_are_refused_the_better_fits_reason_is_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The free fit lines the prints up better; its profile is refused over the pawns photo,
+    # the rigid fit's over the cards' edges. The player must be told to retake the photos,
+    # not to lay the cards out again (fresh design 5017, seed 13).
+    from zefiria.vision import calibrate as cal
+
+    def profile(cards: _Fit, solved: np.ndarray, pawns: np.ndarray) -> tuple[Profile, int]:
+        if cards.name == "free":
+            raise CalibrationError("pawns photo: Jugo on island 2 looks far bigger")
+        raise CalibrationError("solved photo: the cards' edges were not found precisely")
+
+    monkeypatch.setattr(cal, "locate_grid", lambda image: None)
+    monkeypatch.setattr(cal, "_fit_cards", lambda solved, fit, free: _Fit(free))
+    monkeypatch.setattr(cal, "_misfit", lambda deck: (deck != "free", 0, 0))
+    monkeypatch.setattr(cal, "_profile", profile)
+    photo = np.full((480, 640, 3), 128, np.uint8)
+    with pytest.raises(CalibrationError, match="pawns photo"):
+        calibrate(photo, photo)
+
+
+class _Fit:
+    """A stand-in for one fit of the cards: its deck says which fit it is."""
+
+    def __init__(self, free: bool) -> None:
+        self.name = self.deck = "free" if free else "rigid"
