@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.vision.card_print import PAD, align, edge_profiles, outline_at_sides
-from zefiria.vision.print_identity import PrintDeck, certain
+from zefiria.vision.print_identity import POOR_FIT, PrintDeck, certain
 
 W, H = 70, 96  # a card's print, px
 
@@ -125,3 +125,31 @@ def test_a_card_without_a_visible_outline_is_placed_on_the_decks_layout() -> Non
     table = np.random.default_rng(3).normal(50, 12, later[0].shape).clip(0, 255)
     ev, _ = deck.evidence(table.astype(np.uint8)[None])
     assert not ev.framed[0]
+
+
+def _smudged(island: int, seed: int) -> np.ndarray:
+    """Island ``island``'s card, its middle under a flat patch (a pawn, glare)."""
+    p = _print(island, seed=seed)
+    cv2.rectangle(p, (PAD + 6, PAD + 20), (PAD + 64, PAD + 90), 100, -1)
+    return p
+
+
+@pytest.mark.parametrize(("smudged", "moved", "others_sure"), [(4, 2, True), (6, 0, False)])
+def test_only_framed_cards_that_fit_poorly_put_the_whole_reading_in_doubt(
+    deck: PrintDeck, smudged: int, moved: int, others_sure: bool
+) -> None:
+    # Six cards fitting poorly put every card in doubt (the prints no longer look as
+    # calibrated), but a card moved out of its frame fits poorly for that reason alone.
+    prints = [_print(k + 1, seed=200 + k) for k in range(25)]
+    for i in range(smudged):
+        prints[i] = _smudged(i + 1, seed=200 + i)
+    for i in range(smudged, smudged + moved):
+        prints[i] = _print(i + 1, 14, 0, seed=300 + i)  # beyond the outline's reach
+    ev, _ = deck.evidence(np.stack(prints))
+    choice = np.arange(25)
+    assert (ev.cost[choice, choice] > POOR_FIT).sum() == smudged + moved
+    assert ev.framed.sum() == 25 - moved
+    sure = certain(ev, deck, np.zeros((25, 25), np.float32), choice)
+    assert not sure[: smudged + moved].any()
+    assert sure[smudged + moved :].all() == others_sure
+    assert sure[smudged + moved :].any() == others_sure
