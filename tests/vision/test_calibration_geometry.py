@@ -37,6 +37,9 @@ LAMP = (26 * 100_003 + 9, 9)
 # make_dataset(240, 22, ...) session 39: a lamp lighting the cloth around the grid, taken
 # for card and joined to it (the hull's corners were the light's: the lattice 5 cells off).
 LIT_CLOTH = (22 * 100_003 + 39, 7)
+# make_dataset(480, 21, ..., per_setup=8) session 26: the cards' dark bottoms on a dark
+# table make a faint side; the better-fitting corners were refused for it.
+FAINT_BOTTOM = (21 * 100_003 + 26, 10)
 
 
 @cache
@@ -49,6 +52,17 @@ def _calibration(seed: int, design: int) -> tuple[RenderResult, RenderResult]:
 def _profile(seed: int, design: int) -> Profile:
     solved, pawns = _calibration(seed, design)
     return calibrate(solved.image, pawns.image)
+
+
+def _corner_errors(session: tuple[int, int]) -> np.ndarray:
+    """Photo px between each calibrated card corner and the renderer's truth (100 values)."""
+    solved, _ = _calibration(*session)
+    profile = _profile(*session)
+    assert profile.card_quads is not None
+    found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
+    truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
+    out: np.ndarray = np.linalg.norm(found - truth, axis=1)
+    return out
 
 
 def _truth_centres(solved: RenderResult) -> np.ndarray:
@@ -78,13 +92,14 @@ def test_a_lit_table_joined_to_the_cards_does_not_pull_the_grid_off_them() -> No
 
 
 @pytest.mark.slow
+def test_a_deck_with_a_faint_side_keeps_its_better_fitting_corners() -> None:
+    # photo px (the rigid fit it used to keep: 3.8 at the median, 16.8 at worst)
+    assert float(np.median(_corner_errors(FAINT_BOTTOM))) < 1.5
+
+
+@pytest.mark.slow
 def test_card_corners_are_found_within_a_pixel_or_two() -> None:
-    solved, _ = _calibration(*FRAMED)
-    profile = _profile(*FRAMED)
-    assert profile.card_quads is not None
-    found = profile.geometry.board_to_image(profile.card_quads.reshape(-1, 2))
-    truth = np.concatenate([solved.truth.corners[cell] for cell in ALL_CELLS])
-    err = np.linalg.norm(found - truth, axis=1)
+    err = _corner_errors(FRAMED)
     # photo px; a board px is ~3 photo px here
     assert float(np.median(err)) < 1.0
     assert float(np.percentile(err, 95)) < 3.0
