@@ -107,15 +107,8 @@ def straight_outline(mask: U8) -> F64 | None:
             return None
         corners.append(np.linalg.solve(a, np.array([v[1], hz[1]])))
     out: F64 = np.array(corners)
-    return out if _convex(out) else None
-
-
-def _convex(quad: F64) -> bool:
-    """Whether TL, TR, BR, BL go round one way without crossing."""
-    v = np.roll(quad, -1, axis=0) - quad
-    w = np.roll(v, -1, axis=0)
-    cross = v[:, 0] * w[:, 1] - v[:, 1] * w[:, 0]
-    return bool(np.all(cross > 0) or np.all(cross < 0))
+    # (four lines can meet in a crossed "bow tie": no outline)
+    return out if cv2.isContourConvex(out.astype(np.float32)) else None
 
 
 def side_support(mask: U8, quad: F64) -> float:
