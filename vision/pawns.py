@@ -767,15 +767,21 @@ def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
     """
     if float(np.hypot(colour[1], colour[2])) > GREY_PAWN:
         return False
-    # (no shadow under room light darkens a card below DEEPEST_SHADE of its lightness: a
-    # near-black pixel would otherwise keep any card's hue, scaled down to grey)
-    scale = np.maximum(seen[:, 0] / np.maximum(exp[:, 0], 1.0), DEEPEST_SHADE)
+    scale = seen[:, 0] / np.maximum(exp[:, 0], 1.0)
+    # No shadow under room light darkens a card below DEEPEST_SHADE of its lightness: a
+    # pixel darker than that is no shadow, though a near-black pixel keeps a grey card's
+    # hue whether scaled or not (the dark pawn on a pale grey sky: DEV seed 5 #13, #81).
+    shade_ok = scale >= DEEPEST_SHADE
     # glare gone since the calibration: the card expected is the one seen, whitened by t
     t = np.clip((exp[:, 0] - seen[:, 0]) / np.maximum(100.0 - seen[:, 0], 1.0), 0.0, 1.0)
     off = np.minimum(
-        np.minimum(
-            np.abs(seen[:, 1:] - exp[:, 1:] * scale[:, None]).sum(axis=-1),
-            np.abs(seen[:, 1:] - exp[:, 1:]).sum(axis=-1),
+        np.where(
+            shade_ok,
+            np.minimum(
+                np.abs(seen[:, 1:] - exp[:, 1:] * scale[:, None]).sum(axis=-1),
+                np.abs(seen[:, 1:] - exp[:, 1:]).sum(axis=-1),
+            ),
+            np.inf,
         ),
         np.where(t > 0, np.abs(exp[:, 1:] - seen[:, 1:] * (1.0 - t)[:, None]).sum(axis=-1), np.inf),
     )
@@ -785,7 +791,9 @@ def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
 
 # Pawns right, DEV seed 22 +2; fresh 3000-3999 / 5000-5999 / 6000-6999 / 7000-7999 +7 / +9 /
 # +9 / +2; held-out 8000-8999 +1; no new wrong cell or phantom (DEV seed 22 #25, #56: Austro
-# on pink cards left unsure).
+# on pink cards left unsure). Any pixel darker than that no shadow (not only the scaled
+# hue): pawns right, DEV seeds 5 / 22 +5 / +4; fresh 3000-3999 / 5000-5999 / 6000-6999 /
+# 7000-7999 +2 / +6 / +2 / +3; no new wrong cell, in/out confusion or phantom.
 DEEPEST_SHADE = 0.45
 LIGHT_SHARE = 0.5  # share of a grey pawn's window that light or shade alone explains
 UNSURE_WINDOW = 5  # board px around a blob's centre

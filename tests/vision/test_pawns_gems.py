@@ -456,6 +456,14 @@ def test_the_dark_pawn_on_a_pink_card_is_no_shadow_of_it() -> None:
     assert found == {Spirit.AUSTRO: Position((2, 2))}
 
 
+def test_the_dark_pawn_on_a_pale_grey_card_is_no_shadow_of_it() -> None:
+    # On a grey card both readings of a shadow (the card's hue scaled by the darkening, or
+    # kept) fit a near-black pixel: but it is far darker than any shadow (DEV seed 5 #13,
+    # #81: Austro on a pale grey sky left unsure).
+    found, _, _ = _grey_blob_scene(4, (17.0, 0.0, -3.0), (18.0, 0.0, -3.0), (68.0, -3.0, -9.0))
+    assert found == {Spirit.AUSTRO: Position((2, 2))}
+
+
 def test_a_white_pawn_on_a_coloured_card_is_still_seen() -> None:
     found, _, _ = _grey_blob_scene(0, (60.0, 0.0, -8.0), (60.0, 0.0, -8.0), (45.0, 30.0, 30.0))
     assert found == {Spirit.BOREA: Position((2, 2))}
