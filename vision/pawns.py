@@ -1015,46 +1015,35 @@ def find_gems(
             continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
-        light, ma, mb = (float(v) for v in patch.mean(axis=0))
+        _, ma, mb = (float(v) for v in patch.mean(axis=0))
         if not GEM_HUE * ma <= mb <= GEM_HUE_MAX * ma:
             # Pink, purple or orange: card art, the purple or the orange pawn; but a gem
             # touching the purple pawn's base joins its blob, whose mean hue is then the
-            # pawn's. A gem-sized, gem-hued part of the blob makes the card doubtful.
-            inside = _gem_inside(patch, card_area)
-            trace.append((cx, cy, npx, "hue, gem inside" if inside else "hue"))
-            if inside and pos.cell not in doubts:
-                doubts.append(pos.cell)
-                if where is not None:
-                    where.append((float(cents[k][0]), float(cents[k][1])))
-            continue
-        verdict = (
-            "size"
-            if not GEM_MIN * card_area <= area <= GEM_MAX * card_area
-            else "thin"
-            if min(w, h) < 3
-            else "aspect"
-            if max(w, h) > GEM_ASPECT * min(w, h)
-            else "fill"
-            if area < GEM_FILL * w * h
-            else "light"
-            if light >= GEM_MAX_L
-            else "gem"
-        )
-        gem_like = verdict == "gem"
-        under = expected[y0 : y0 + h, x0 : x0 + w][sel]
-        if gem_like and _glare_gone(patch, under):
-            gem_like, verdict = False, "glare gone"
-        redder = ma - float(under[:, 1].mean())
-        if gem_like and redder < GEM_REDDER:
-            # On red art a gem is no redder than the card: it must then show its glossy
-            # highlight and a gem's full red to count, and not be the art in shade (a
-            # shadow darkens the card but keeps its hue: DEV #115, a phantom).
-            gloss = float(patch[:, 0].max()) - light
-            gem_like = gloss >= GEM_GLOSS and ma >= GEM_MIN_A
-            verdict = "gem" if gem_like else "on red art, no gloss"
-            if gem_like and _shaded_art(patch, under):
-                gem_like, verdict = False, "red art in shade"
-        trace.append((cx, cy, npx, verdict))
+            # pawn's. Its gem-hued part, cut from the rest, is the gem when it looks like
+            # one whole. Not from an orange blob: the orange pawn's shaded side on red
+            # art blends into a gem's hue (fresh 3010 #86: a phantom). A gem's worth of
+            # gem-hued pixels not cut as a gem leaves the card doubtful.
+            part = _gem_part(lab, expected, sel, x0, y0, card_area) if mb < GEM_HUE * ma else None
+            if part is not None:
+                sel, (x0, y0, w, h) = part
+                ys_, xs_ = np.nonzero(sel)
+                cx, cy = x0 + float(xs_.mean()), y0 + float(ys_.mean())
+                pos = cell_of(geometry, cx, cy)
+                trace.append((cx, cy, npx, "gem, cut from another colour"))
+                gem_like = not pos.outside
+            else:
+                inside = _gem_inside(patch, card_area)
+                trace.append((cx, cy, npx, "hue, gem inside" if inside else "hue"))
+                if inside and pos.cell not in doubts:
+                    doubts.append(pos.cell)
+                    if where is not None:
+                        where.append((float(cents[k][0]), float(cents[k][1])))
+                continue
+        else:
+            under = expected[y0 : y0 + h, x0 : x0 + w][sel]
+            verdict = _gem_verdict(patch, under, w, h, card_area)
+            gem_like = verdict == "gem"
+            trace.append((cx, cy, npx, verdict))
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -1063,7 +1052,7 @@ def find_gems(
         elif area >= GEM_DOUBT * card_area and pos.cell not in doubts:
             doubts.append(pos.cell)
         if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
-            where.append((float(cents[k][0]), float(cents[k][1])))
+            where.append((cx, cy))
     _second_look(lab, expected, card_area, geometry, gems, where, pixels)
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
@@ -1088,6 +1077,56 @@ def find_gems(
                 doubts.append(pos.cell)
                 trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float) -> str:
+    """"gem", or why a red blob of a gem's hue (``patch``: its Lab pixels, ``under``: the
+    card expected beneath them, ``w`` x ``h`` its bounding box) is none."""
+    area = float(len(patch))
+    light, ma = float(patch[:, 0].mean()), float(patch[:, 1].mean())
+    if not GEM_MIN * card_area <= area <= GEM_MAX * card_area:
+        return "size"
+    if min(w, h) < 3:
+        return "thin"
+    if max(w, h) > GEM_ASPECT * min(w, h):
+        return "aspect"
+    if area < GEM_FILL * w * h:
+        return "fill"
+    if light >= GEM_MAX_L:
+        return "light"
+    if _glare_gone(patch, under):
+        return "glare gone"
+    if ma - float(under[:, 1].mean()) < GEM_REDDER:
+        # On red art a gem is no redder than the card: it must then show its glossy
+        # highlight and a gem's full red to count, and not be the art in shade (a
+        # shadow darkens the card but keeps its hue: DEV #115, a phantom).
+        if float(patch[:, 0].max()) - light < GEM_GLOSS or ma < GEM_MIN_A:
+            return "on red art, no gloss"
+        if _shaded_art(patch, under):
+            return "red art in shade"
+    return "gem"
+
+
+def _gem_part(
+    lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: int, card_area: float
+) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
+    """The gem in a red blob of another mean hue (``sel``, its pixels in the box at
+    (x0, y0)): its dark gem-hued pixels, opened so that a fringe where two colours blend
+    comes off, when one part of them passes as a gem (:func:`_gem_verdict`); its pixels and
+    box (x, y, w, h) in the board, or None."""
+    box = lab[y0 : y0 + sel.shape[0], x0 : x0 + sel.shape[1]]
+    a, b = box[:, :, 1], box[:, :, 2]
+    hued = sel & (b >= GEM_HUE * a) & (b <= GEM_HUE_MAX * a) & (box[:, :, 0] < GEM_MAX_L)
+    cut = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = components(cut)
+    for k in range(1, n):
+        px, py, w, h, _ = (int(v) for v in stats[k])
+        part = labels[py : py + h, px : px + w] == k
+        patch = box[py : py + h, px : px + w][part]
+        under = expected[y0 + py : y0 + py + h, x0 + px : x0 + px + w][part]
+        if _gem_verdict(patch, under, w, h, card_area) == "gem":
+            return part, (x0 + px, y0 + py, w, h)
+    return None
 
 
 def _glare_gone(patch: F32, under: F32) -> bool:
