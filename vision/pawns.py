@@ -606,8 +606,7 @@ def find_pawns(
             jg = CALIBRATION_ORDER.index(GREYS[1 - GREYS.index(spirit)])
             if (
                 abs(np.log(area / areas[i])) < abs(np.log(area / areas[jg]))
-                and _grey_share(lab, mask, colours, icovs, (i, jg), bx, by, areas[i])
-                >= GREY_SHARE
+                and _grey_share(lab, mask, colours, icovs, (i, jg), bx, by, areas[i]) >= GREY_SHARE
             ):
                 own = [b for b in seen[jg] if np.hypot(b[1] - bx, b[2] - by) < SAME * pitch]
         # A blob of another pawn's colour on this object, not clearly smaller, leaves which
@@ -640,7 +639,8 @@ def find_pawns(
             rivals += [
                 b
                 for b in seen[j]
-                if b[0] >= MIN_AREA * areas[j] and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
+                if b[0] >= MIN_AREA * areas[j]
+                and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
                 and b not in own
             ]
             kind = kind or ("rival: the other grey" if rivals else "")
@@ -1128,7 +1128,7 @@ def find_gems(
 
 
 def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float) -> str:
-    """"gem", or why a red blob of a gem's hue (``patch``: its Lab pixels, ``under``: the
+    """ "gem", or why a red blob of a gem's hue (``patch``: its Lab pixels, ``under``: the
     card expected beneath them, ``w`` x ``h`` its bounding box) is none."""
     area = float(len(patch))
     light, ma = float(patch[:, 0].mean()), float(patch[:, 1].mean())

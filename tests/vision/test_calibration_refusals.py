@@ -64,7 +64,6 @@ def _corner_errors(solved: RenderResult, profile: Profile) -> np.ndarray:
     return err
 
 
-
 def test_when_both_fits_are_refused_the_better_fits_reason_is_given(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
