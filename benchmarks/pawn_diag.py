@@ -21,7 +21,7 @@ decks than DEV (fresh ones, e.g. ``2000-2015``, to look for failure kinds; never
 ``--crops DIR`` writes a PNG crop of the photo around each failure (truth and answer marked).
 
 ``--gems`` says why each gem of the ``read`` pass was missed: no change there in the objects
-mask, too few red pixels, or the verdict on the red blob found there (``pawns.GEM_TRACE``),
+mask, too few red pixels, or the verdict on the red blob found there (``gems.GEM_TRACE``),
 with what lies around it (a pawn on the card, the card's edge, red art, glare, a dark card).
 """
 
@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.state import Position
+from zefiria.vision import gems as gem_stage
 from zefiria.vision import pawns as pawn_stage
 from zefiria.vision import reader
 from zefiria.vision.calibrate import CalibrationError, calibrate
@@ -138,10 +139,10 @@ def gem_causes(
         inmask = mask[win].reshape(-1).astype(bool)
         a, b = seen[:, 1], seen[:, 2]
         differs = (a - exp[:, 1] > 20.0) | (
-            (np.abs(seen - exp).sum(axis=-1) > pawn_stage.GEM_DIFF) & (b > pawn_stage.GEM_HUE * a)
+            (np.abs(seen - exp).sum(axis=-1) > gem_stage.GEM_DIFF) & (b > gem_stage.GEM_HUE * a)
         )
         red = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs & inmask
-        near = [t for t in pawn_stage.GEM_TRACE if np.hypot(t[0] - x, t[1] - y) < 1.5 * r]
+        near = [t for t in gem_stage.GEM_TRACE if np.hypot(t[0] - x, t[1] - y) < 1.5 * r]
         if near:
             t = max(near, key=lambda t: t[2])
             cause = f"blob: {t[3]}"

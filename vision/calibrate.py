@@ -21,11 +21,12 @@ from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, 
 from .card_print import cut_prints, print_maps, print_size
 from .card_quads import deck_size, edge_images, edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridFit, GridNotFoundError, TableModel, locate_grid, to_lab
-from .pawns import learn_pawns, residual
+from .pawns import learn_pawns
 from .photo_io import PhotoError, check_image
 from .print_identity import PrintDeck
 from .profile import Profile
 from .reading import Status
+from .residual import residual
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]

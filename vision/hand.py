@@ -16,9 +16,9 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, Cell
 
 from .board import BoardGeometry
-from .pawns import objects_mask, residual
 from .pixels import components
 from .profile import Profile
+from .residual import objects_mask, residual
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -40,7 +40,7 @@ def hand_outside(
     ``lab`` is the photo's board (Lab, lighting matched to the calibration's), ``ref`` the
     calibration board. Pawns standing beside the grid (Austro) are small and away from the
     border; glare or a shadow that moved since calibration lets the table's texture show.
-    ``ref_blur``, if given, is :func:`.pawns.residual_blur` of ``ref[::2, ::2]`` (the same
+    ``ref_blur``, if given, is :func:`.residual.residual_blur` of ``ref[::2, ::2]`` (the same
     for every reading of a profile: made once).
     """
     g = profile.geometry
@@ -125,7 +125,7 @@ def hand_reach(
 ) -> tuple[NDArray[np.bool_], set[Cell]]:
     """The reach of a hand (:func:`hand_over_cards`) from ``res``, the board's residual
     against the cards expected (``floor``: the least change that counts), ``card_light``,
-    each expected card's light shift (:func:`.pawns.relight_cards`), and where the hand was
+    each expected card's light shift (:func:`.residual.relight_cards`), and where the hand was
     seen first: the ``arm`` beside the grid, else the ``hidden_cards``.
     """
     # (a hand is big: less of a change than a pawn's is enough to follow it)

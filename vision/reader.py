@@ -29,22 +29,16 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
+from .gems import find_gems
 from .grid_locator import to_lab
 from .hand import hand_outside, hand_reach
 from .pawn_doubts import unexplained_cells
-from .pawns import (
-    find_gems,
-    find_pawns,
-    objects_mask,
-    paste_cards,
-    relight_cards,
-    residual,
-    residual_blur,
-)
+from .pawns import find_pawns
 from .photo_io import PhotoError, check_image
 from .print_identity import Evidence, PrintDeck, certain
 from .profile import Profile
 from .reading import Reading, Status
+from .residual import objects_mask, paste_cards, relight_cards, residual, residual_blur
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]

@@ -17,9 +17,11 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
-from zefiria.vision.pawns import find_gems, find_pawns, pawn_candidates, relight_cards
+from zefiria.vision.gems import find_gems
+from zefiria.vision.pawns import find_pawns, pawn_candidates
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
+from zefiria.vision.residual import relight_cards
 from zefiria.vision.synthetic import (
     DEV_DESIGNS,
     Scene,

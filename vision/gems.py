@@ -1,0 +1,327 @@
+"""Red gems on the cards: small, compact blobs of a gem's red that the expected card is not.
+
+The gems were not in the calibration photos, so their look is a prior (a dark, glossy,
+warm red: see :func:`find_gems`). They are found before the pawns: a gem's blob is then
+neither taken for a pawn nor left unexplained, and a dark blob on a gem may be its shade.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine.grid import Cell
+
+from .board import BoardGeometry
+from .pawns import SHADOW_DROP, cell_of
+from .pixels import components
+
+# OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
+F32 = NDArray[Any]
+U8 = NDArray[Any]
+
+# Each red blob of the last find_gems call: (x, y, pixels, verdict), board px (for
+# benchmarks/pawn_diag.py); rewritten by every call.
+GEM_TRACE: list[tuple[float, float, int, str]] = []
+
+
+def find_gems(
+    lab: F32,
+    expected: F32,
+    mask: U8,
+    colours: F32,
+    card_area: float,
+    geometry: BoardGeometry,
+    where: list[tuple[float, float]] | None = None,
+    pixels: U8 | None = None,
+    away: NDArray[np.bool_] | None = None,
+) -> tuple[list[Cell], list[Cell]]:
+    """Cells with a red gem, and cells where a red blob's meaning is doubtful.
+
+    Pixels in ``away`` (a hand's reach) are not looked at.
+
+    Gems are found before pawns: ``where``, if given, receives the board point of every gem
+    and doubtful red blob, and ``pixels`` (the mask's shape) is set to 1 over each gem's
+    blob, so that a gem is neither taken for a pawn nor left unexplained.
+
+    The gems were not in the calibration photos, so their look is a prior: a small, compact,
+    fairly dark blob of warm red (Lab a* high, b* clearly positive: pink card art and the
+    purple pawn have b* near zero or below), much redder than the card expected there.
+    """
+    # Only pixels that differ from the expected board can be a gem: work on those alone.
+    # The objects mask is cut for pawns, at six times the board's noise: in a noisy photo
+    # that is above a small gem's blurred change, though the gem is far redder than the
+    # card expected under it. Pixels that much redder are looked at too.
+    # (on pink or purple art, whose a* is a gem's already, a warm gem is far yellower: b*)
+    jump: U8 = (
+        (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP)
+        | ((lab[:, :, 2] - expected[:, :, 2] > GEM_JUMP_B) & (lab[:, :, 1] > GEM_JUMP_A))
+    ).astype(np.uint8)
+    opened: U8 = cv2.morphologyEx(jump, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if away is not None:
+        opened[away] = 0
+    ys, xs = np.nonzero(mask | opened)
+    pix = lab[ys, xs]
+    exp = expected[ys, xs]
+    a = pix[:, 1]
+    b = pix[:, 2]
+    # Red, and unlike the card expected there (red card art is no gem, but a gem on red art
+    # is darker and warmer than the art).
+    differs = (a - exp[:, 1] > 20.0) | (
+        (np.abs(pix - exp).sum(axis=-1) > GEM_DIFF) & (b > GEM_HUE * a)
+    )
+    keep = (a > 30.0) & (a > 0.9 * np.abs(b)) & differs
+    red: U8 = np.zeros(mask.shape, np.uint8)
+    red[ys[keep], xs[keep]] = 1
+    n, labels, stats, cents = components(red)
+    gems: list[Cell] = []
+    doubts: list[Cell] = []
+    trace = GEM_TRACE
+    trace.clear()
+    for k in range(1, n):
+        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        area = float(npx)
+        cx, cy = float(cents[k][0]), float(cents[k][1])
+        if area < 0.004 * card_area:
+            trace.append((cx, cy, npx, "tiny"))
+            continue
+        pos = cell_of(geometry, cx, cy)
+        if pos.outside:
+            trace.append((cx, cy, npx, "outside"))
+            continue
+        sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+        patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        _, ma, mb = (float(v) for v in patch.mean(axis=0))
+        if not GEM_HUE * ma <= mb <= GEM_HUE_MAX * ma:
+            # Pink, purple or orange: card art, the purple or the orange pawn; but a gem
+            # touching the purple pawn's base joins its blob, whose mean hue is then the
+            # pawn's. Its gem-hued part, cut from the rest, is the gem when it looks like
+            # one whole. Not from an orange blob: the orange pawn's shaded side on red
+            # art blends into a gem's hue (fresh 3010 #86: a phantom). A gem's worth of
+            # gem-hued pixels not cut as a gem leaves the card doubtful.
+            part = _gem_part(lab, expected, sel, x0, y0, card_area) if mb < GEM_HUE * ma else None
+            if part is not None:
+                sel, (x0, y0, w, h) = part
+                ys_, xs_ = np.nonzero(sel)
+                cx, cy = x0 + float(xs_.mean()), y0 + float(ys_.mean())
+                pos = cell_of(geometry, cx, cy)
+                trace.append((cx, cy, npx, "gem, cut from another colour"))
+                gem_like = not pos.outside
+            else:
+                inside = _gem_inside(patch, card_area)
+                trace.append((cx, cy, npx, "hue, gem inside" if inside else "hue"))
+                if inside and pos.cell not in doubts:
+                    doubts.append(pos.cell)
+                    if where is not None:
+                        where.append((float(cents[k][0]), float(cents[k][1])))
+                continue
+        else:
+            under = expected[y0 : y0 + h, x0 : x0 + w][sel]
+            verdict = _gem_verdict(patch, under, w, h, card_area)
+            gem_like = verdict == "gem"
+            trace.append((cx, cy, npx, verdict))
+        if gem_like:
+            if pos.cell not in gems:
+                gems.append(pos.cell)
+            if pixels is not None:
+                pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
+        elif area >= GEM_DOUBT * card_area and pos.cell not in doubts:
+            doubts.append(pos.cell)
+        if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
+            where.append((cx, cy))
+    _second_look(lab, expected, card_area, geometry, gems, where, pixels)
+    # A gem's red shifts with the room's light; one that falls outside the red above but
+    # shows a gem's highlight, redder than the card and of a gem's size, makes its card
+    # doubtful (never a gem: its colour alone does not tell it from art).
+    loose = (a > LOOSE_A) & (a > 0.5 * np.abs(b)) & (a - exp[:, 1] > LOOSE_REDDER)
+    if loose.any():
+        red[:] = 0
+        red[ys[loose], xs[loose]] = 1
+        n, labels, stats, cents = components(red)
+        for k in range(1, n):
+            x0, y0, w, h, npx = (int(v) for v in stats[k])
+            if not GEM_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+                continue
+            if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+                continue
+            pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
+            if pos.outside or pos.cell in gems or pos.cell in doubts:
+                continue
+            sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+            lum = lab[y0 : y0 + h, x0 : x0 + w, 0][sel]
+            if float(lum.mean()) < GEM_MAX_L and float(lum.max() - lum.mean()) >= LOOSE_GLOSS:
+                doubts.append(pos.cell)
+                trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
+    return gems, [c for c in doubts if c not in gems]
+
+
+def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float) -> str:
+    """ "gem", or why a red blob of a gem's hue (``patch``: its Lab pixels, ``under``: the
+    card expected beneath them, ``w`` x ``h`` its bounding box) is none."""
+    area = float(len(patch))
+    light, ma = float(patch[:, 0].mean()), float(patch[:, 1].mean())
+    if not GEM_MIN * card_area <= area <= GEM_MAX * card_area:
+        return "size"
+    if min(w, h) < 3:
+        return "thin"
+    if max(w, h) > GEM_ASPECT * min(w, h):
+        return "aspect"
+    if area < GEM_FILL * w * h:
+        return "fill"
+    if light >= GEM_MAX_L:
+        return "light"
+    if _glare_gone(patch, under):
+        return "glare gone"
+    if ma - float(under[:, 1].mean()) < GEM_REDDER:
+        # On red art a gem is no redder than the card: it must then show its glossy
+        # highlight and a gem's full red to count, and not be the art in shade (a
+        # shadow darkens the card but keeps its hue: DEV #115, a phantom).
+        if float(patch[:, 0].max()) - light < GEM_GLOSS or ma < GEM_MIN_A:
+            return "on red art, no gloss"
+        if _shaded_art(patch, under):
+            return "red art in shade"
+    return "gem"
+
+
+def _gem_part(
+    lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: int, card_area: float
+) -> tuple[NDArray[np.bool_], tuple[int, int, int, int]] | None:
+    """The gem in a red blob of another mean hue (``sel``, its pixels in the box at
+    (x0, y0)): its dark gem-hued pixels, opened so that a fringe where two colours blend
+    comes off, when one part of them passes as a gem (:func:`_gem_verdict`); its pixels and
+    box (x, y, w, h) in the board, or None."""
+    box = lab[y0 : y0 + sel.shape[0], x0 : x0 + sel.shape[1]]
+    a, b = box[:, :, 1], box[:, :, 2]
+    hued = sel & (b >= GEM_HUE * a) & (b <= GEM_HUE_MAX * a) & (box[:, :, 0] < GEM_MAX_L)
+    cut = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = components(cut)
+    for k in range(1, n):
+        px, py, w, h, _ = (int(v) for v in stats[k])
+        part = labels[py : py + h, px : px + w] == k
+        patch = box[py : py + h, px : px + w][part]
+        under = expected[y0 + py : y0 + py + h, x0 + px : x0 + px + w][part]
+        if _gem_verdict(patch, under, w, h, card_area) == "gem":
+            return part, (x0 + px, y0 + py, w, h)
+    return None
+
+
+def _glare_gone(patch: F32, under: F32) -> bool:
+    """Whether a red blob (``patch``, Lab) is flat card art where the calibration photo had
+    glare (``under``, the card expected there, much lighter): the art's own red shows now.
+    A gem is a shaded solid, never flat (fresh deck 3039 #319: a phantom gem)."""
+    if float(patch[:, 0].std()) >= FLAT_RED or float(np.median(under[:, 0])) < GLARE_L:
+        return False
+    return float(np.median(under[:, 0] - patch[:, 0])) > GLARE_DROP
+
+
+FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem...
+GLARE_L = 85.0  # ...where the calibration photo was near white (glare; a gem's core in a dim
+# room is flat too, on cards of L 35-46: DEV 6 and 10, five gems lost without this)...
+GLARE_DROP = 15.0  # ...and this much lighter than now
+
+
+def _shaded_art(patch: F32, under: F32) -> bool:
+    """Whether most of a red blob (``patch``, Lab) is the card expected under it
+    (``under``) darkened with its hue kept: a shadow over red art."""
+    kept = np.abs(patch[:, 1:] - under[:, 1:]).sum(axis=-1) < ART_HUE
+    darker = patch[:, 0] < under[:, 0] - SHADOW_DROP
+    return float((kept & darker).mean()) >= ART_SHADE
+
+
+ART_HUE = 8.0  # Lab a*b* (city-block) off the card's own: its hue kept
+ART_SHADE = 0.5  # share of the blob that is the card in shade
+
+
+def _second_look(
+    lab: F32,
+    expected: F32,
+    card_area: float,
+    geometry: BoardGeometry,
+    gems: list[Cell],
+    where: list[tuple[float, float]] | None,
+    pixels: U8 | None,
+) -> None:
+    """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place.
+
+    Under a dim or a cool light a gem is a duller, pinker red (a* under 30, b* near zero:
+    DEV deck 4 and 6 sessions lost most of their gems), and its pixels fall outside the red
+    band and its edges outside the objects mask. Looked at whole (every pixel clearly
+    redder than the card expected there), it is still what no card art, shadow or pawn is
+    on the DEV decks: a compact blob of a gem's full size, much redder than the card on
+    average, not purple, dark, with a glossy highlight.
+    """
+    a = lab[:, :, 1]
+    red: U8 = (
+        (a > LOOK_A) & (a - expected[:, :, 1] > LOOK_REDDER) & (a > 0.3 * np.abs(lab[:, :, 2]))
+    ).astype(np.uint8)
+    n, labels, stats, cents = components(red)
+    trace = GEM_TRACE
+    for k in range(1, n):
+        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        if not LOOK_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+            continue
+        if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+            continue
+        cx, cy = float(cents[k][0]), float(cents[k][1])
+        pos = cell_of(geometry, cx, cy)
+        if pos.outside or pos.cell in gems:
+            continue
+        sel = labels[y0 : y0 + h, x0 : x0 + w] == k
+        patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        light, ma, mb = (float(v) for v in patch.mean(axis=0))
+        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        gloss = float(patch[:, 0].max()) - light
+        if (
+            ma >= LOOK_MIN_A
+            and LOOK_HUE * ma <= mb <= GEM_HUE_MAX * ma
+            and redder >= LOOK_REDDER_MEAN
+            and light < GEM_MAX_L
+            and gloss >= LOOK_GLOSS
+        ):
+            gems.append(pos.cell)
+            trace.append((cx, cy, npx, "gem, second look"))
+            if where is not None:
+                where.append((cx, cy))
+            if pixels is not None:
+                pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
+
+
+# The second look (DEV pawn_diag --n 480: of 3178 red blobs on the grid, 1104 of 1167 gems
+# and none of the rest pass; 29 of the 32 gems missed before among them).
+LOOK_A = 15.0  # a pixel's a*...
+LOOK_REDDER = 12.0  # ...and how much above the card's
+LOOK_MIN = 0.015  # x card area: a whole gem (its edges are redder than the card too)
+LOOK_MIN_A = 22.0  # the blob's mean a*...
+LOOK_HUE = -0.1  # ...its b* at least this share of it (purple is far below)...
+LOOK_REDDER_MEAN = 18.0  # ...its a* this much above the card's...
+LOOK_GLOSS = 9.0  # ...and its highlight this far (L) above its mean
+
+
+def _gem_inside(patch: F32, card_area: float) -> bool:
+    """Whether a red blob of the wrong mean hue (``patch``: its Lab pixels) holds a gem's
+    worth of dark, gem-hued pixels."""
+    a, b = patch[:, 1], patch[:, 2]
+    gem = (b >= GEM_HUE * a) & (b <= GEM_HUE_MAX * a) & (patch[:, 0] < GEM_MAX_L)
+    return bool(int(gem.sum()) >= GEM_MIN * card_area)
+
+
+GEM_JUMP = 20.0  # a* above the card's: a gem's pixel even where the objects mask is not
+GEM_JUMP_B = 15.0  # ...or b* above the card's (a warm gem on pink or purple art)...
+GEM_JUMP_A = 30.0  # ...where a* is a gem's (as `keep` asks)
+GEM_DIFF = 25.0  # Lab (city-block) difference from the card expected under a gem
+GEM_HUE = 0.18  # a gem's b* is at least this share of its a* (warm red, not pink)...
+GEM_HUE_MAX = 0.85  # ...and at most this share (red, not orange)
+GEM_MIN = 0.006  # x card area
+GEM_MAX = 0.06  # x card area
+GEM_ASPECT = 2.2  # a gem's blob is compact...
+GEM_FILL = 0.5  # ...and fills its bounding box (edge slivers of red art do not)
+GEM_MAX_L = 68.0  # a gem is a dark saturated red; light pinks are art
+GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
+GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
+GEM_MIN_A = 35.0  # and its red be this strong
+LOOSE_A = 18.0  # (doubt only) a* of a gem under a dim or tinted light...
+LOOSE_REDDER = 15.0  # ...at least this much above the card's...
+LOOSE_GLOSS = 15.0  # ...with its highlight this far (L) above its mean
+GEM_DOUBT = 0.006  # a red blob this big that is no gem makes its card doubtful
