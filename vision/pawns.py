@@ -314,7 +314,9 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     a = seen - seen.mean()
     b = exp - exp.mean()
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
+    # (on a flat part of the card the correlation is of noise and the light's slope, no
+    # evidence either way: there glare shows as a flat blob, which the spread tells)
+    follows = float((a * b).sum()) / den if den > 1e-6 and float(exp.std()) >= FLAT_CARD else 0.0
     spread = float(seen.std())
     if lightness > LIGHT_PAWN:
         return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
@@ -329,6 +331,11 @@ GLARE_FOLLOWS = 0.55  # lightness correlation with the card's beyond which it is
 SHADE_FOLLOWS = 0.6  # ... beyond which it is a shadow
 LIGHT_SPREAD = 6.0  # a lit 3D pawn shades at least this much (L std), glare is flatter
 DARK_SPREAD = 1.2  # a dark pawn's highlight and shading spread at least this much
+# The card's lightness spread (L std) under which it is too flat to follow. Pawns right,
+# DEV seeds 5 / 22 +4 / +1; fresh 3000-3999 / 5000-5999 / 6000-6999 / 7000-7999 +3 / 0 / 0
+# / +1; no new wrong cell or phantom (a white pawn's shading on a plain sky correlated
+# 0.6-0.7 with the sky's faint light slope, and the pawn was taken for glare).
+FLAT_CARD = 5.0
 
 
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration

@@ -494,6 +494,27 @@ def test_the_dark_pawn_on_a_pale_grey_card_is_no_shadow_of_it() -> None:
     assert found == {Spirit.AUSTRO: Position((2, 2))}
 
 
+def test_a_shaded_white_pawn_on_a_plain_card_is_no_glare() -> None:
+    # The card is flat but for the light's faint slope (L 78-82); the white pawn's shading
+    # runs the same way (L 60-92). Their correlation says nothing on a card this flat
+    # (DEV seed 5 #5, #31: Borea taken for glare); the pawn's spread says it is solid.
+    colours, icovs = _pawn_colours()
+    colours[0] = (76.0, 0.0, -2.0)
+    icovs[0] = np.diag([1 / 100.0, 1 / 9.0, 1 / 9.0])  # learned lit and shaded
+    g = _geometry()
+    expected = _board((80.0, 0.0, 20.0))  # a plain pale yellow sky
+    x, y = (round(v) for v in g.cell_centre((2, 2)))
+    expected[y - 15 : y + 15, x - 15 : x + 15, 0] += np.linspace(-2.0, 2.0, 30)[None, :]
+    lab = expected.copy()
+    noise = np.random.default_rng(3).normal(0, 1, (14, 12, 3))
+    lab[y - 7 : y + 7, x - 6 : x + 6] = (76.0, 0.0, -2.0) + noise
+    lab[y - 7 : y + 7, x - 6 : x + 6, 0] += np.linspace(-16.0, 16.0, 12)[None, :]
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    assert found == {Spirit.BOREA: Position((2, 2))}
+
+
 def test_a_white_pawn_on_a_coloured_card_is_still_seen() -> None:
     found, _, _ = _grey_blob_scene(0, (60.0, 0.0, -8.0), (60.0, 0.0, -8.0), (45.0, 30.0, 30.0))
     assert found == {Spirit.BOREA: Position((2, 2))}
