@@ -507,7 +507,7 @@ def test_a_shaded_white_pawn_on_a_plain_card_is_no_glare() -> None:
     expected[y - 15 : y + 15, x - 15 : x + 15, 0] += np.linspace(-2.0, 2.0, 30)[None, :]
     lab = expected.copy()
     noise = np.random.default_rng(3).normal(0, 1, (14, 12, 3))
-    lab[y - 7 : y + 7, x - 6 : x + 6] = (76.0, 0.0, -2.0) + noise
+    lab[y - 7 : y + 7, x - 6 : x + 6] = np.array((76.0, 0.0, -2.0)) + noise
     lab[y - 7 : y + 7, x - 6 : x + 6, 0] += np.linspace(-16.0, 16.0, 12)[None, :]
     mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
     areas = np.full(5, 168.0)
