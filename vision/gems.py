@@ -142,9 +142,7 @@ def find_gems(
         n, labels, stats, cents = components(red)
         for k in range(1, n):
             x0, y0, w, h, npx = (int(v) for v in stats[k])
-            if not GEM_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
-                continue
-            if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+            if not _gem_shaped(w, h, npx, GEM_MIN * card_area, card_area):
                 continue
             pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
             if pos.outside or pos.cell in gems or pos.cell in doubts:
@@ -207,6 +205,14 @@ def _gem_part(
     return None
 
 
+def _gem_shaped(w: int, h: int, npx: int, least: float, card_area: float) -> bool:
+    """Whether a blob of ``npx`` pixels in a ``w`` x ``h`` box has a gem's size (from
+    ``least`` pixels) and shape: compact, filling its box."""
+    if not least <= npx <= GEM_MAX * card_area or min(w, h) < 3:
+        return False
+    return max(w, h) <= GEM_ASPECT * min(w, h) and npx >= GEM_FILL * w * h
+
+
 def _glare_gone(patch: F32, under: F32) -> bool:
     """Whether a red blob (``patch``, Lab) is flat card art where the calibration photo had
     glare (``under``, the card expected there, much lighter): the art's own red shows now.
@@ -260,9 +266,7 @@ def _second_look(
     trace = GEM_TRACE
     for k in range(1, n):
         x0, y0, w, h, npx = (int(v) for v in stats[k])
-        if not LOOK_MIN * card_area <= npx <= GEM_MAX * card_area or min(w, h) < 3:
-            continue
-        if max(w, h) > GEM_ASPECT * min(w, h) or npx < GEM_FILL * w * h:
+        if not _gem_shaped(w, h, npx, LOOK_MIN * card_area, card_area):
             continue
         cx, cy = float(cents[k][0]), float(cents[k][1])
         pos = cell_of(geometry, cx, cy)

@@ -391,22 +391,28 @@ def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
     assert Spirit.AUSTRO not in found
 
 
+def _pawn_over_red(body: tuple[float, float, float]) -> tuple[list, list, np.ndarray, int, int]:
+    """A pawn's body of colour ``body`` on cell (2, 3) with a gem-red patch (a gem, or
+    a blend of the pawn with red art) against its base, found for gems: the gems, the
+    doubts, the gem pixels taken from the pawn stage and the cell's centre."""
+    g = _geometry()
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((2, 3)))
+    lab[y - 7 : y + 7, x - 6 : x + 6] = body
+    lab[y + 7 : y + 13, x - 4 : x + 4] = (45.0, 40.0, 22.0)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+    gem_px = np.zeros_like(mask)
+    colours = np.zeros((5, 3), np.float32)
+    gems, doubts = find_gems(lab, expected, mask, colours, 40.0 * 44.0, g, pixels=gem_px)
+    return gems, doubts, gem_px, x, y
+
+
 def test_a_gem_touching_the_purple_pawn_is_found() -> None:
     # The gem's red and the purple pawn's magenta make one red-ish blob whose mean hue is
     # the pawn's: the gem, cut from it by its hue, is found (DEV seed 5 #36, #100, #148:
     # it was only doubted).
-    g = _geometry()
-    card_area = 40.0 * 44.0
-    expected = _board((80.0, 0.0, 10.0))
-    lab = expected.copy()
-    x, y = (round(v) for v in g.cell_centre((2, 3)))
-    lab[y - 7 : y + 7, x - 6 : x + 6] = (35.0, 40.0, -30.0)  # the purple pawn's body
-    lab[y + 7 : y + 13, x - 4 : x + 4] = (45.0, 40.0, 22.0)  # the gem beside its base
-    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
-    gem_px = np.zeros_like(mask)
-    gems, doubts = find_gems(
-        lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g, pixels=gem_px
-    )
+    gems, doubts, gem_px, x, y = _pawn_over_red((35.0, 40.0, -30.0))
     assert gems == [(2, 3)] and doubts == []
     # only the gem's pixels are taken from the pawn stage: the pawn's body is left to it
     assert gem_px[y + 7 : y + 13, x - 4 : x + 4].all() and not gem_px[y - 7 : y + 7].any()
@@ -415,15 +421,7 @@ def test_a_gem_touching_the_purple_pawn_is_found() -> None:
 def test_a_gem_hued_part_of_an_orange_blob_is_no_gem() -> None:
     # The orange pawn's shaded side blends with red art into a gem's hue (fresh deck 3010
     # #86: a phantom gem when cut from the blob like a gem from the purple pawn).
-    g = _geometry()
-    card_area = 40.0 * 44.0
-    expected = _board((80.0, 0.0, 10.0))
-    lab = expected.copy()
-    x, y = (round(v) for v in g.cell_centre((2, 3)))
-    lab[y - 7 : y + 7, x - 6 : x + 6] = (60.0, 35.0, 38.0)  # the orange pawn, reddened
-    lab[y + 7 : y + 13, x - 4 : x + 4] = (45.0, 40.0, 22.0)  # its blend with red art
-    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
-    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+    gems, _, _, _, _ = _pawn_over_red((60.0, 35.0, 38.0))
     assert gems == []
 
 
