@@ -104,8 +104,8 @@ def find_gems(
             part = _gem_part(lab, expected, sel, x0, y0, card_area) if mb < GEM_HUE * ma else None
             if part is not None:
                 sel, (x0, y0, w, h) = part
-                ys_, xs_ = np.nonzero(sel)
-                cx, cy = x0 + float(xs_.mean()), y0 + float(ys_.mean())
+                py, px = np.nonzero(sel)
+                cx, cy = x0 + float(px.mean()), y0 + float(py.mean())
                 pos = cell_of(geometry, cx, cy)
                 trace.append((cx, cy, npx, "gem, cut from another colour"))
                 gem_like = not pos.outside

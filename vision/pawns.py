@@ -480,11 +480,14 @@ def find_pawns(
         own: list[tuple[float, float, float]] = []
         if spirit in GREYS:
             jg = CALIBRATION_ORDER.index(GREYS[1 - GREYS.index(spirit)])
+            on_it = [b for b in seen[jg] if np.hypot(b[1] - bx, b[2] - by) < SAME * pitch]
+            # (the pixels are counted only when there is such a blob: the usual case is none)
             if (
-                abs(np.log(area / areas[i])) < abs(np.log(area / areas[jg]))
+                on_it
+                and abs(np.log(area / areas[i])) < abs(np.log(area / areas[jg]))
                 and _grey_share(lab, mask, colours, icovs, (i, jg), bx, by, areas[i]) >= GREY_SHARE
             ):
-                own = [b for b in seen[jg] if np.hypot(b[1] - bx, b[2] - by) < SAME * pitch]
+                own = on_it
         # A blob of another pawn's colour on this object, not clearly smaller, leaves which
         # pawn stands there unknown (a shade or a highlight of one pawn looks like another);
         # not one that is the card in shade, this pawn's shadow (DEV seed 22 #30: Skyron's
