@@ -664,7 +664,8 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
     Around a pawn the photo differs strongly from the card, most pixels have the pawn's
     colour, and the card expected there has not: a faint change (light, a card slightly
     off its place), a mixed patch (a gem, an edge of art) or a card of the pawn's own
-    colour leaves the card in doubt rather than a pawn on it.
+    colour (unless the colours seen are new to it, see NOVEL) leaves the card in doubt
+    rather than a pawn on it.
     """
     seen, exp = _around(lab, expected, x, y, UNSURE_WINDOW)
     if len(seen) < 9:
@@ -681,7 +682,30 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
         # a change this strong, nearly all of it the pawn's colour, is the pawn even on a
         # card of a colour near its own (the learned spread is wide: shade and light)
         return False
-    return float(np.median(_pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) < LIKE_CARD
+    if float(np.median(_pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) >= LIKE_CARD:
+        return False
+    # On a card of a colour near the pawn's, the colours seen must be new to the card: a
+    # card nudged or relit shows its own colours moved, a pawn colours found nowhere on it
+    return _novelty(seen, expected, x, y) < NOVEL
+
+
+def _novelty(seen: F32, expected: F32, x: float, y: float) -> float:
+    """How new the colours ``seen`` around (x, y) are to the card expected there: the median
+    over the seen pixels of the Lab distance to the nearest expected colour within
+    ``NOVEL_REACH`` board px beyond the window."""
+    _, near = _around(expected, expected, x, y, UNSURE_WINDOW + NOVEL_REACH)
+    dist = np.linalg.norm(seen[:, None, :] - near[None, :, :], axis=2).min(axis=1)
+    return float(np.median(dist))
+
+
+# A pawn on a card of nearly its colour is sure when most of what is seen lies this far
+# (Lab) from every colour of the card around it. Pawns right, DEV seeds 5 / 22: +5 / +2;
+# fresh 3000-3999 / 5000-5999 / 6000-6999 / 7000-7999: +2 / +6 / +2 / +1; two wrong cells
+# fewer, no new phantom. At 8: +36 in all, but new glare on a card (DEV seed 22 #79, 12.5)
+# and a purple card darkened (fresh 3026 #209, 9.7) were taken for the white and the
+# purple pawn, and card art made rivals of real pawns (fresh design 3004).
+NOVEL = 13.0
+NOVEL_REACH = 4  # board px
 
 
 def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
