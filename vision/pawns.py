@@ -702,9 +702,9 @@ def _novelty(seen: F32, expected: F32, x: float, y: float) -> float:
 # (Lab) from every colour of the card around it. Pawns right, DEV seeds 5 / 22: +5 / +2;
 # fresh 3000-3999 / 5000-5999 / 6000-6999 / 7000-7999: +2 / 0 / +2 / +1 (held-out
 # 8000-8999: +2); two wrong cells fewer, no new phantom. At 8: +36 in all, but new glare
-# on a card (DEV seed 22 #79, 12.5)
-# and a purple card darkened (fresh 3026 #209, 9.7) were taken for the white and the
-# purple pawn, and card art made rivals of real pawns (fresh design 3004).
+# on a card (DEV seed 22 #79, 12.5) and a purple card darkened (fresh 3026 #209, 9.7)
+# were taken for the white and the purple pawn, and card art made rivals of real pawns
+# (fresh design 3004).
 NOVEL = 13.0
 NOVEL_REACH = 4  # board px
 
