@@ -437,15 +437,27 @@ def test_the_purple_pawn_alone_is_no_gem_and_no_gem_doubt() -> None:
     assert gems == [] and doubts == []
 
 
-def _grey_blob_scene(pawn: int, pawn_colour: tuple, seen: tuple, card: tuple) -> tuple:
+def _grey_blob_scene(
+    pawn: int,
+    pawn_colour: tuple,
+    seen: tuple,
+    card: tuple,
+    icov: np.ndarray | None = None,
+    art: tuple | None = None,
+) -> tuple:
     """A pawn-sized patch of colour ``seen`` (with shading noise) in the middle of cell
     (2, 2), whose card is expected as ``card`` there; pawn ``pawn`` learned as
-    ``pawn_colour``."""
+    ``pawn_colour`` (with inverse covariance ``icov``, if given). ``art``: the card has art
+    of that colour just below the patch, within reach of the pawn's window."""
     colours, icovs = _pawn_colours()
     colours[pawn] = pawn_colour
+    if icov is not None:
+        icovs[pawn] = icov
     expected = _board((80.0, 0.0, 10.0))
     x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
     expected[y - 15 : y + 15, x - 15 : x + 15] = card
+    if art is not None:
+        expected[y + 8 : y + 11, x - 6 : x + 6] = art
     lab = expected.copy()
     noise = np.random.default_rng(3).normal(0, 2, (14, 12, 3))
     lab[y - 7 : y + 7, x - 6 : x + 6] = np.array(seen, np.float32) + noise
@@ -518,22 +530,10 @@ def _pawn_on_a_card_like_it(art_beside: bool) -> dict[Spirit, Position]:
     lit and shaded: a wide spread), changing the card by less than a clear change; with
     ``art_beside``, the card has art of the colour seen just beyond the window (a card
     nudged shows its own art moved)."""
-    colours, icovs = _pawn_colours()
-    pawn = np.array((62.0, -5.0, -15.0), np.float32)
-    colours[0] = pawn
-    icovs[0] = np.diag([1 / 100.0, 1 / 25.0, 1 / 25.0])
-    g = _geometry()
-    expected = _board((80.0, 0.0, 10.0))
-    x, y = (round(v) for v in g.cell_centre((2, 2)))
-    expected[y - 15 : y + 15, x - 15 : x + 15] = (65.0, -1.0, 3.0)
-    if art_beside:
-        expected[y + 8 : y + 11, x - 6 : x + 6] = pawn
-    lab = expected.copy()
-    noise = np.random.default_rng(3).normal(0, 2, (14, 12, 3))
-    lab[y - 7 : y + 7, x - 6 : x + 6] = pawn + noise
-    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
-    areas = np.full(5, 168.0)
-    found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    pawn = (62.0, -5.0, -15.0)
+    wide = np.diag([1 / 100.0, 1 / 25.0, 1 / 25.0])
+    art = pawn if art_beside else None
+    found, _, _ = _grey_blob_scene(0, pawn, pawn, (65.0, -1.0, 3.0), wide, art)
     return found
 
 
