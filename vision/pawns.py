@@ -259,7 +259,7 @@ def _blobs(
             if area < MIN_FILL * w * h or area < MIN_BLOB:
                 continue
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
-            if _see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
+            if see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
                 continue
             if _light_or_shade(lab, expected, colours[i], 2 * cx + 0.5, 2 * cy + 0.5):
                 continue
@@ -361,7 +361,7 @@ MIN_BLOB = 8  # half-res px: smaller blobs are noise, whatever their colour
 MAX_SEE_THROUGH = 0.7  # correlation of fine detail with the card's: glare or shadow, no pawn
 
 
-def _see_through(lab: F32, expected: F32, blob: NDArray[np.bool_], x0: int, y0: int) -> float:
+def see_through(lab: F32, expected: F32, blob: NDArray[np.bool_], x0: int, y0: int) -> float:
     """How much of the expected card's fine detail still shows inside ``blob`` (a half-res
     blob at (x0, y0)): the correlation of the lightness' Laplacians, seen and expected."""
     h, w = blob.shape
@@ -719,26 +719,38 @@ def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
     """
     if float(np.hypot(colour[1], colour[2])) > GREY_PAWN:
         return False
-    scale = seen[:, 0] / np.maximum(exp[:, 0], 1.0)
+    return float(light_alone(seen, exp).mean()) >= LIGHT_SHARE
+
+
+def light_alone(seen: F32, exp: F32) -> NDArray[np.bool_]:
+    """Per pixel (Lab, last axis), whether the card expected there with only its light
+    changed explains what is seen: a shadow over it (darker, its hue kept, scaled by the
+    darkening or not, down to DEEPEST_SHADE of its lightness) or glare of the calibration
+    photo gone (the card seen is the one expected, whitened less)."""
+    scale = seen[..., 0] / np.maximum(exp[..., 0], 1.0)
     # No shadow under room light darkens a card below DEEPEST_SHADE of its lightness: a
     # pixel darker than that is no shadow, though a near-black pixel keeps a grey card's
     # hue whether scaled or not (the dark pawn on a pale grey sky: DEV seed 5 #13, #81).
     shade_ok = scale >= DEEPEST_SHADE
     # glare gone since the calibration: the card expected is the one seen, whitened by t
-    t = np.clip((exp[:, 0] - seen[:, 0]) / np.maximum(100.0 - seen[:, 0], 1.0), 0.0, 1.0)
+    t = np.clip((exp[..., 0] - seen[..., 0]) / np.maximum(100.0 - seen[..., 0], 1.0), 0.0, 1.0)
     off = np.minimum(
         np.where(
             shade_ok,
             np.minimum(
-                np.abs(seen[:, 1:] - exp[:, 1:] * scale[:, None]).sum(axis=-1),
-                np.abs(seen[:, 1:] - exp[:, 1:]).sum(axis=-1),
+                np.abs(seen[..., 1:] - exp[..., 1:] * scale[..., None]).sum(axis=-1),
+                np.abs(seen[..., 1:] - exp[..., 1:]).sum(axis=-1),
             ),
             np.inf,
         ),
-        np.where(t > 0, np.abs(exp[:, 1:] - seen[:, 1:] * (1.0 - t)[:, None]).sum(axis=-1), np.inf),
+        np.where(
+            t > 0, np.abs(exp[..., 1:] - seen[..., 1:] * (1.0 - t)[..., None]).sum(axis=-1), np.inf
+        ),
     )
-    light = (off < SHADOW_HUE) & (np.abs(seen[:, 0] - exp[:, 0]) > SHADOW_DROP)
-    return float(light.mean()) >= LIGHT_SHARE
+    light: NDArray[np.bool_] = (off < SHADOW_HUE) & (
+        np.abs(seen[..., 0] - exp[..., 0]) > SHADOW_DROP
+    )
+    return light
 
 
 # Pawns right, DEV seed 22 +2; fresh 3000-3999 / 5000-5999 / 6000-6999 / 7000-7999 +7 / +9 /
