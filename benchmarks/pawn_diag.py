@@ -41,8 +41,8 @@ import numpy as np
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.state import Position
 from zefiria.vision import gems as gem_stage
+from zefiria.vision import pawn_objects, reader
 from zefiria.vision import pawns as pawn_stage
-from zefiria.vision import reader
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
@@ -181,6 +181,20 @@ def gem_causes(
     return lines
 
 
+def _second_look_verdict(photo: RenderResult, profile: Profile, spirit: Any) -> str:
+    """What the second look (pawn_objects) said of the object nearest a pawn's middle."""
+    if spirit not in photo.truth.pawns:
+        return "?"
+    g = profile.geometry
+    to_board = np.linalg.inv(g.lattice_to_image @ np.linalg.inv(g.lattice_to_board()))
+    ends = np.array([[photo.truth.pawns[spirit], photo.truth.pawn_tops[spirit]]], np.float64)
+    foot, top = cv2.perspectiveTransform(ends, to_board)[0]
+    x, y = (foot + top) / 2
+    near = [(np.hypot(t[0] - x, t[1] - y), t[2]) for t in pawn_objects.LOOK_TRACE]
+    near = [n for n in near if n[0] < 0.3 * g.pitch]
+    return min(near)[1] if near else "no object"
+
+
 def score(
     tag: str,
     sample: Sample,
@@ -217,7 +231,9 @@ def score(
                 kind += " outside"
             c[f"{tag} pawn {kind}"] += 1
             c[f"{tag} pawn missed, why: {pawn_stage.WHY_MISSED.get(spirit, '?')}"] += 1
-            kind += f" [{pawn_stage.WHY_MISSED.get(spirit, '?')}]"
+            look = _second_look_verdict(photo, profile, spirit)
+            c[f"{tag} pawn missed, second look: {look.split(' (')[0]}"] += 1
+            kind += f" [{pawn_stage.WHY_MISSED.get(spirit, '?')}; second look: {look}]"
             bad.append((kind, spirit, pos, got))
         elif got.outside != pos.outside or (got.outside and got.cell != pos.cell):
             c[f"{tag} pawn OUTSIDE/INSIDE confusion"] += 1

@@ -21,6 +21,7 @@ from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, 
 from .card_print import cut_prints, print_maps, print_size
 from .card_quads import deck_size, edge_images, edge_polarity, find_quads, refit_lattice
 from .grid_locator import GridFit, GridNotFoundError, TableModel, locate_grid, to_lab
+from .pawn_objects import learn_looks
 from .pawns import learn_pawns
 from .photo_io import PhotoError, check_image
 from .print_identity import PrintDeck
@@ -157,6 +158,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = learn_pawns(lab2, lab, res, mask, centres, cw * ch, PITCH)
+    looks = learn_looks(lab2, lab, mask, centres, offsets)
 
     profile = Profile(
         geometry=geometry,
@@ -176,6 +178,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
         cross_cost=cross_cost,
         card_quads=quads,
         card_prints=prints,
+        pawn_looks=None if looks is None else looks.as_array(),
     )
     return profile, _self_check(pawns, profile)
 

@@ -436,7 +436,7 @@ def find_pawns(
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blobs = [b for b in cands[i] if MIN_AREA * areas[i] <= b[0] <= MAX_AREA * areas[i]]
         feet = [(b[0], b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in blobs]
-        feet = [f for f in feet if not _far_outside(geometry, f[1], f[2])]
+        feet = [f for f in feet if not far_outside(geometry, f[1], f[2])]
         if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
             feet = [f for f in feet if not cell_of(geometry, f[1], f[2]).outside]
         why[spirit] = "several blobs" if feet else "sized wrong" if blobs else "no pawn-like blob"
@@ -903,7 +903,7 @@ BORDER = 0.08  # cells: a foot this close to a cell border makes the cell doubtf
 OUTSIDE_REACH = 0.65  # cells beyond the grid's edge where Austro's foot may be
 
 
-def _far_outside(geometry: BoardGeometry, x: float, y: float) -> bool:
+def far_outside(geometry: BoardGeometry, x: float, y: float) -> bool:
     col, row = geometry.board_to_lattice(x, y)
     return bool(
         col < -OUTSIDE_REACH

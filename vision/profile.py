@@ -57,6 +57,9 @@ class Profile:
     card_quads: F64 | None = None
     # (25, h, w) grey prints of islands 1..25 cut from the solved photo (see card_print).
     card_prints: U8 | None = None
+    # (5, 6) each pawn's whole object in the pawns photo (pawn_objects.PawnLooks); None in
+    # a profile written before they were learned (the second look for pawns is then off).
+    pawn_looks: F64 | None = None
 
     def quads(self) -> F64:
         """Each cell's card corners: the measured ones, or boxes around the centres."""
@@ -120,6 +123,8 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
         arrays["card_quads"] = profile.card_quads
     if profile.card_prints is not None:
         arrays["card_prints"] = profile.card_prints
+    if profile.pawn_looks is not None:
+        arrays["pawn_looks"] = profile.pawn_looks
     with p.open("wb") as f:
         np.savez_compressed(f, **arrays)
     return p
@@ -143,6 +148,16 @@ def _prints(a: NDArray[Any] | None, p: Path) -> U8 | None:
     if a.ndim != 3 or a.shape[0] != N_CARDS or min(a.shape[1:]) < 16:
         raise ProfileError(f"{p}: card_prints has shape {a.shape}")
     out: U8 = a.astype(np.uint8)
+    return out
+
+
+def _looks(a: NDArray[Any] | None, p: Path) -> F64 | None:
+    """The optional pawn objects (added to format 2 later: older files have none)."""
+    if a is None:
+        return None
+    if a.shape != (N_PAWNS, 6) or not np.all(np.isfinite(a)):
+        raise ProfileError(f"{p}: pawn_looks has shape {a.shape}, expected {(N_PAWNS, 6)}")
+    out: F64 = a.astype(np.float64)
     return out
 
 
@@ -211,6 +226,7 @@ def load_profile(path: str | Path) -> Profile:
             cross_cost=float(header["cross_cost"]),
             card_quads=_quads(arrays.get("card_quads"), p),
             card_prints=_prints(arrays.get("card_prints"), p),
+            pawn_looks=_looks(arrays.get("pawn_looks"), p),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ProfileError):

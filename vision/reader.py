@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
+from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
@@ -32,7 +33,9 @@ from .card_print import cut_prints, print_maps
 from .gems import find_gems
 from .grid_locator import to_lab
 from .hand import hand_outside, hand_reach
+from .light_field import FLAT, card_ratios, fit_field
 from .pawn_doubts import unexplained_cells
+from .pawn_objects import PawnLooks, looks_at, second_look
 from .pawns import find_pawns
 from .photo_io import PhotoError, check_image
 from .print_identity import Evidence, PrintDeck, certain
@@ -243,6 +246,13 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     now = quads + moved[:, None, :]
     paste_cards(expected, ref, was[choice[shown]], now[shown])
     hidden_cards = [ALL_CELLS[i] for i in np.flatnonzero(covered)]
+    # The light on each card now against where it lay at calibration, before relighting
+    # the expected cards to it: the field a pawn's colour is scaled by (second look)
+    field = FLAT
+    if profile.pawn_looks is not None:
+        ratios = card_ratios(lab, expected, centres, profile.card_size)
+        ratios[~shown] = np.nan
+        field = fit_field(ratios, centres, profile.card_centres[choice] + held[choice], g.pitch)
     card_light = relight_cards(lab, expected, centres, profile.card_size)
     res = residual(lab, expected)
     floor = 0.5 * scale
@@ -281,6 +291,29 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         gem_at,
         pawn_at,
     )
+    if profile.pawn_looks is not None:
+        # A second look at the residual's objects for the pawns not found (pawn_objects),
+        # not on a card where a pawn stands already; a cell the first look left in doubt
+        # stays in doubt (its card and gem), but the pawn named on it is reported
+        looks = PawnLooks.from_array(profile.pawn_looks)
+        busy = {p.cell for p in pawns.values() if not p.outside}
+        for seen in second_look(
+            lab,
+            expected,
+            mask & (1 - gem_px),
+            looks,
+            looks_at(looks, profile.card_centres),
+            field,
+            [s for s in CALIBRATION_ORDER if s not in pawns],
+            pawn_at + gem_at,
+            g,
+        ):
+            if not seen.position.outside and seen.position.cell in busy:
+                continue
+            pawns[seen.spirit] = seen.position
+            pawn_at.append(seen.point)
+            if seen.doubtful:
+                doubtful_pawns.add(seen.spirit)
     # A hidden card was not pasted into the expected board (its island is unknown): what
     # differs there says nothing of a pawn's colour, so a pawn placed on it is no sure pawn
     # (DEV seed 21 #161: a covered card's sky read as Borea). The card is uncertain already.

@@ -106,6 +106,18 @@ def test_profile_round_trip_and_refusals(tmp_path: Path) -> None:
     assert np.array_equal(back.templates, profile.templates)
     assert back.card_prints is not None and profile.card_prints is not None
     assert np.array_equal(back.card_prints, profile.card_prints)
+    assert back.pawn_looks is not None and profile.pawn_looks is not None
+    assert np.array_equal(back.pawn_looks, profile.pawn_looks)
+    # a profile written before the pawns' whole objects were learned still loads (the
+    # second look for pawns is then off), but a damaged one is refused
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files if k != "pawn_looks"}
+    earlier = tmp_path / "earlier.npz"
+    np.savez(earlier, **arrays)
+    assert load_profile(earlier).pawn_looks is None
+    np.savez(earlier, **arrays, pawn_looks=np.zeros((5, 5)))
+    with pytest.raises(ProfileError, match="pawn_looks"):
+        load_profile(earlier)
     broken = tmp_path / "broken.profile"
     broken.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ProfileError, match=r"broken\.profile"):

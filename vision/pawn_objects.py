@@ -1,0 +1,330 @@
+"""A second look for the pawns the colour finder left out: whole objects, named by colour.
+
+:func:`.pawns.find_pawns` names pixels first (each pixel within a few sigmas of one pawn's
+learned colour) and then groups them. A pawn lit otherwise than at calibration (a lamp's
+pool, the light's falloff across the table) drifts out of those sigmas, and the white
+pawn's shaded side passes for the dark pawn while the dark pawn's lit facets pass for the
+white one: plainly visible pawns were left out (DEV seed 5: 39 of 70 pawns missed had "no
+pawn-like blob").
+
+This look goes the other way round. An *object* is a connected part of the residual that
+light alone does not explain (a shadow keeps the card's hue, glare whitens it); an object
+shaped and sized like a pawn is named by its median colour, compared with the median
+colour of each pawn's whole object at calibration scaled to the light where the object
+stands now (:mod:`.light_field`): a pawn's object takes in its lit top and shaded sides
+alike, so its median moves with the light and little else. It is reported only when one
+pawn's colour fits it closely and every other pawn's clearly worse, its card's print does
+not show through it, and no other object is named that pawn too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine.grid import SIZE
+from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
+from zefiria.engine.state import Position
+
+from .board import BoardGeometry
+from .light_field import LightField
+from .pawns import (
+    BORDER,
+    SHADOW_DROP,
+    SHADOW_HUE,
+    cell_of,
+    far_outside,
+    light_alone,
+    see_through,
+)
+from .pixels import colour_distance, components
+
+F32 = NDArray[Any]
+F64 = NDArray[Any]
+U8 = NDArray[Any]
+
+# Each object of the last second_look call: (x, y, verdict), board px (for
+# benchmarks/pawn_diag.py); rewritten by every call.
+LOOK_TRACE: list[tuple[float, float, str]] = []
+
+
+@dataclass(frozen=True)
+class PawnLooks:
+    """Each pawn's whole object in the calibration's ``pawns`` photo (calibration order)."""
+
+    colours: F32  # (5, 3) median Lab
+    areas: F64  # (5,) half-resolution px
+    offsets: F64  # (5, 2) board px from the card's centre to the object's centre
+
+    def as_array(self) -> F64:
+        out: F64 = np.concatenate([self.colours, self.areas[:, None], self.offsets], axis=1)
+        return out
+
+    @classmethod
+    def from_array(cls, a: F64) -> PawnLooks:
+        return cls(a[:, :3].astype(np.float32), a[:, 3].astype(np.float64), a[:, 4:6])
+
+
+LOOKS_SHAPE = (len(CALIBRATION_ORDER), 6)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One object of the residual (half resolution): its label and its box and centre."""
+
+    label: int
+    x0: int
+    y0: int
+    w: int
+    h: int
+    area: int
+    cx: float  # board px
+    cy: float
+
+
+def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape]]:
+    """The residual's objects at half resolution: ``mask`` less what light alone explains
+    (shadows and glare gone, :func:`.pawns.light_alone`, or glare come since: the card
+    expected, whitened), opened so that a pixel's bridge does not join two objects."""
+    lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
+    m = (mask[::2, ::2] > 0) & ~light_alone(lab2, exp2) & ~_new_glare(lab2, exp2)
+    m8: U8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = components(m8)
+    shapes = []
+    for k in range(1, n):
+        x0, y0, w, h, area = (int(v) for v in stats[k])
+        cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
+        shapes.append(Shape(k, x0, y0, w, h, area, cx, cy))
+    return labels, shapes
+
+
+def _new_glare(seen: F32, exp: F32) -> NDArray[np.bool_]:
+    """Pixels that are the expected card whitened: glare that came since the calibration."""
+    t = np.clip((seen[..., 0] - exp[..., 0]) / np.maximum(100.0 - exp[..., 0], 1.0), 0.0, 1.0)
+    off = np.abs(seen[..., 1:] - exp[..., 1:] * (1.0 - t)[..., None]).sum(axis=-1)
+    out: NDArray[np.bool_] = (
+        (t > 0) & (off < SHADOW_HUE) & (seen[..., 0] > exp[..., 0] + SHADOW_DROP)
+    )
+    return out
+
+
+def learn_looks(lab: F32, ref: F32, mask: U8, centres: F64, offsets: F64) -> PawnLooks | None:
+    """Each pawn's object in the ``pawns`` photo (``lab``, against the solved photo ``ref``,
+    ``mask`` their residual's significant part): the object around the middle of the
+    pawn's colour blob found by :func:`.pawns.learn_pawns` (``offsets`` from the card
+    ``centres``, board px). None when a pawn has no object there (the look stays off)."""
+    blobs = centres[: len(offsets)] + offsets
+    labels, shapes = objects(lab, ref, mask)
+    colours = np.zeros((len(blobs), 3), np.float32)
+    areas = np.zeros(len(blobs))
+    where = np.zeros((len(blobs), 2))
+    for i, (bx, by) in enumerate(blobs.tolist()):
+        x, y = round(bx / 2), round(by / 2)
+        r = 2
+        win = labels[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+        ids, counts = np.unique(win[win > 0], return_counts=True)
+        if len(ids) == 0:
+            return None
+        shape = shapes[int(ids[np.argmax(counts)]) - 1]
+        colours[i] = _median_colour(lab, labels, shape)
+        areas[i] = shape.area
+        where[i] = (shape.cx, shape.cy)
+    return PawnLooks(colours, areas, where - centres[: len(offsets)])
+
+
+def _median_colour(lab: F32, labels: NDArray[Any], s: Shape) -> F32:
+    box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
+    inside = labels[box] == s.label
+    out: F32 = np.median(lab[::2, ::2][box][inside], axis=0)
+    return out
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A pawn named by the second look."""
+
+    spirit: Spirit
+    position: Position
+    doubtful: bool  # its foot lies near a cell's border
+    point: tuple[float, float]  # the object's centre, board px
+
+
+def second_look(
+    lab: F32,
+    expected: F32,
+    mask: U8,
+    looks: PawnLooks,
+    learned_at: F64,
+    field: LightField,
+    missing: list[Spirit],
+    taken: list[tuple[float, float]],
+    geometry: BoardGeometry,
+) -> list[Seen]:
+    """The ``missing`` pawns that an object of the residual shows, named by its colour.
+
+    ``learned_at`` are the board points where each pawn's object stood at calibration (its
+    card's centre plus the learned offset): the light there and the light at an object
+    give the scale its colour is compared at. Objects within reach of a point in ``taken``
+    (pawns and gems already found) are left alone; only Austro is placed beside the grid.
+    """
+    if not missing:
+        return []
+    labels, shapes = objects(lab, expected, mask)
+    pitch = geometry.pitch
+    want = [CALIBRATION_ORDER.index(s) for s in missing]
+    named: dict[int, list[tuple[Shape, Position, bool]]] = {}
+    change = colour_distance(lab[::2, ::2], expected[::2, ::2])
+    trace = LOOK_TRACE
+    trace.clear()
+    rivals: dict[int, int] = {}
+    for s in shapes:
+        v = _verdict(s, lab, expected, labels, change, looks, learned_at, field, taken, pitch)
+        trace.append((s.cx, s.cy, v.why))
+        if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn]:
+            rivals[v.pawn] = rivals.get(v.pawn, 0) + 1
+        if not v.named or v.pawn is None:
+            continue
+        best = v.pawn
+        fx, fy = s.cx - looks.offsets[best][0], s.cy - looks.offsets[best][1]
+        pos = cell_of(geometry, fx, fy)
+        if best not in want or (pos.outside and CALIBRATION_ORDER[best] is not Spirit.AUSTRO):
+            continue  # (only Austro stands beside the grid)
+        if far_outside(geometry, fx, fy):
+            continue
+        col, row = geometry.board_to_lattice(fx, fy)
+        # (beside the grid, only the coordinate along the edge has a border to be near)
+        near = [v for v in (col, row) if 0 <= v < SIZE] if pos.outside else [col, row]
+        edge = min([abs(v - round(v)) for v in near] or [1.0])
+        named.setdefault(best, []).append((s, pos, edge < BORDER))
+    out: list[Seen] = []
+    for i, found in named.items():
+        # Two objects of one pawn's colour, even one too faint or see-through to be named
+        # (the pawn itself, seen badly, and a card's edge): which is the pawn is not known
+        if len(found) != 1 or rivals.get(i, 0) > 1:
+            continue
+        s, pos, doubtful = found[0]
+        out.append(Seen(CALIBRATION_ORDER[i], pos, doubtful, (s.cx, s.cy)))
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the second look makes of one object."""
+
+    pawn: int | None  # the pawn (calibration index) whose colour it has, if any
+    named: bool  # ...and it passes every other test: it is that pawn
+    why: str  # for diagnosis: "named", or why not
+
+
+def _verdict(
+    s: Shape,
+    lab: F32,
+    expected: F32,
+    labels: NDArray[Any],
+    change: F32,
+    looks: PawnLooks,
+    learned_at: F64,
+    field: LightField,
+    taken: list[tuple[float, float]],
+    pitch: int,
+) -> Verdict:
+    """Which pawn's colour an object has, and whether it is that pawn, or why not."""
+    if any(np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch for x, y in taken):
+        return Verdict(None, False, "found already")
+    if min(s.w, s.h) < MIN_SIDE or max(s.w, s.h) > MAX_ASPECT * min(s.w, s.h):
+        return Verdict(None, False, "thin")
+    if s.area < MIN_FILL * s.w * s.h:
+        return Verdict(None, False, "sparse")
+    colour = _median_colour(lab, labels, s)
+    dist = np.array(
+        [
+            _colour_off(colour, learned, field.ratio((s.cx, s.cy), (float(x), float(y))))
+            for learned, (x, y) in zip(looks.colours, learned_at, strict=True)
+        ]
+    )
+    order = np.argsort(dist)
+    best, second = int(order[0]), float(dist[order[1]])
+    name = CALIBRATION_ORDER[best].title
+    if dist[best] > max(CLOSE, CLOSE_SHARE * _apart(looks.colours, best)):
+        return Verdict(None, False, f"no colour close ({name} {dist[best]:.1f})")
+    if second < MARGIN * dist[best] + MARGIN_FLOOR:
+        return Verdict(None, False, f"two colours close ({name} {dist[best]:.1f}, {second:.1f})")
+    if not MIN_AREA <= s.area / looks.areas[best] <= MAX_AREA:
+        return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
+    box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
+    inside = labels[box] == s.label
+    if float(np.percentile(change[box][inside], 90)) < STRONG:
+        return Verdict(best, False, f"faint ({name})")
+    if see_through(lab, expected, inside, s.x0, s.y0) > SEE_THROUGH:
+        return Verdict(best, False, f"card shows through ({name})")
+    moved = _card_moved(lab, expected, inside, s.x0, s.y0)
+    if moved > MOVED_SHARE:
+        return Verdict(best, False, f"the card moved ({name} {moved:.2f})")
+    return Verdict(best, True, f"named ({name} {moved:.2f})")
+
+
+def _card_moved(lab: F32, expected: F32, inside: NDArray[np.bool_], x0: int, y0: int) -> float:
+    """Share of an object's pixels (a half-res mask at (x0, y0)) that the expected board
+    shows within ``MOVED_REACH`` board px: a card nudged further than the reading matched
+    leaves its own edge or art where the expected card had other, a pawn colours that were
+    nowhere near."""
+    h, w = inside.shape
+    r = MOVED_REACH
+    ya, xa = 2 * y0, 2 * x0
+    seen = lab[ya : ya + 2 * h : 2, xa : xa + 2 * w : 2]
+    hh, ww = expected.shape[:2]
+    best = np.full(seen.shape[:2], np.inf, np.float32)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            yb, xb = ya + dy, xa + dx
+            if yb < 0 or xb < 0 or yb + 2 * h > hh or xb + 2 * w > ww:
+                continue
+            shifted = expected[yb : yb + 2 * h : 2, xb : xb + 2 * w : 2]
+            np.minimum(best, colour_distance(seen, shifted), out=best)
+    return float((best[inside] < MOVED_LAB).mean())
+
+
+def _apart(colours: F32, i: int) -> float:
+    """Lab distance from pawn ``i``'s learned colour to the nearest other pawn's."""
+    d = np.linalg.norm(colours - colours[i], axis=1)
+    d[i] = np.inf
+    return float(d.min())
+
+
+def looks_at(looks: PawnLooks, card_centres: F64) -> F64:
+    """Board points where each pawn's object stood at calibration (islands 1..5)."""
+    out: F64 = card_centres[: len(looks.offsets)] + looks.offsets
+    return out
+
+
+def _colour_off(colour: F32, learned: F32, light: float) -> float:
+    """Lab distance of an object's median colour from a pawn's learned one under ``light``
+    (the (L + 16) scale there over that where the pawn was learned), within a little slack
+    for the field's own error."""
+    best = np.inf
+    for slack in SLACK:
+        g = light * slack
+        want = np.array([(learned[0] + 16.0) * g - 16.0, learned[1] * g, learned[2] * g])
+        best = min(best, float(np.linalg.norm(colour - want)))
+    return best
+
+
+SLACK = (0.92, 1.0, 1.08)  # the light field's error allowed for
+TAKEN = 0.35  # cells: an object this close to a pawn or gem found is that one
+MIN_SIDE = 3  # half-res px
+MAX_ASPECT = 2.5
+MIN_FILL = 0.45
+CLOSE = 8.0  # Lab: an object's median this close to a pawn's (at the light there) is its,
+CLOSE_SHARE = 0.25  # or closer than this share of the way to the nearest other pawn's,
+MARGIN = 2.0  # ...and every other pawn's at least MARGIN x that + MARGIN_FLOOR away
+MARGIN_FLOOR = 6.0
+MIN_AREA = 0.5  # x the pawn's object at calibration
+MAX_AREA = 2.2
+STRONG = 25.0  # Lab: a standing pawn changes part of its object at least this much
+SEE_THROUGH = 0.5  # correlation of the card's fine detail beyond which the card shows
+MOVED_REACH = 4  # board px: how far a card may lie off where the reading matched it
+MOVED_LAB = 8.0  # Lab: a pixel this close to the expected board within reach is the card's
+MOVED_SHARE = 0.85  # share of such pixels beyond which the object is the card moved
