@@ -92,6 +92,9 @@ def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
     m = (mask[::2, ::2] > 0) & ~light_alone(lab2, exp2) & ~_new_glare(lab2, exp2)
     m8: U8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if CLOSE_PX:
+        k = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
+        m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, k) & (mask[::2, ::2] > 0).astype(np.uint8)
     n, labels, stats, cents = components(m8)
     shapes = []
     for k in range(1, n):
@@ -312,6 +315,7 @@ def _colour_off(colour: F32, learned: F32, light: float) -> float:
     return best
 
 
+CLOSE_PX = 3  # half-res px: the gaps light leaves inside a pawn (+7 pawns on the four tuning sets)
 SLACK = (0.92, 1.0, 1.08)  # the light field's error allowed for
 TAKEN = 0.35  # cells: an object this close to a pawn or gem found is that one
 MIN_SIDE = 3  # half-res px
