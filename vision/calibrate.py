@@ -158,7 +158,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = learn_pawns(lab2, lab, res, mask, centres, cw * ch, PITCH)
-    looks = learn_looks(lab2, lab, mask, centres, offsets)
+    looks = learn_looks(lab2, lab, mask, centres, offsets, colours)
 
     profile = Profile(
         geometry=geometry,
@@ -178,7 +178,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
         cross_cost=cross_cost,
         card_quads=quads,
         card_prints=prints,
-        pawn_looks=None if looks is None else looks.as_array(),
+        pawn_looks=looks.as_array(),
     )
     return profile, _self_check(pawns, profile)
 

@@ -91,10 +91,13 @@ def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape
     expected, whitened), opened so that a pixel's bridge does not join two objects."""
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
     m = (mask[::2, ::2] > 0) & ~light_alone(lab2, exp2) & ~_new_glare(lab2, exp2)
-    m8: U8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    # (an opening by a 2x2 square, written out: OpenCV's morphologyEx puts an even kernel's
+    # anchor at the same corner for both steps, which shifts the result by a pixel)
+    two = np.ones((2, 2), np.uint8)
+    m8: U8 = cv2.dilate(cv2.erode(m.astype(np.uint8), two, anchor=(0, 0)), two, anchor=(1, 1))
     if CLOSE_PX:
-        k = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
-        m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, k) & (mask[::2, ::2] > 0).astype(np.uint8)
+        square = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
+        m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, square) & (mask[::2, ::2] > 0).astype(np.uint8)
     n, labels, stats, cents = components(m8)
     shapes = []
     for k in range(1, n):
@@ -114,28 +117,38 @@ def _new_glare(seen: F32, exp: F32) -> NDArray[np.bool_]:
     return out
 
 
-def learn_looks(lab: F32, ref: F32, mask: U8, centres: F64, offsets: F64) -> PawnLooks | None:
+def learn_looks(
+    lab: F32, ref: F32, mask: U8, centres: F64, offsets: F64, colours: F32
+) -> PawnLooks:
     """Each pawn's object in the ``pawns`` photo (``lab``, against the solved photo ``ref``,
     ``mask`` their residual's significant part): the object around the middle of the
     pawn's colour blob found by :func:`.pawns.learn_pawns` (``offsets`` from the card
-    ``centres``, board px). None when a pawn has no object there (the look stays off)."""
+    ``centres``, board px; ``colours`` its learned colours).
+
+    A pawn with no object there, or whose object's colour lies nearer another pawn's
+    learned colour than its own (the card or glare took most of it: DEV seed 22 session 10,
+    Borea's object the green card's), gets area 0: the second look never names it.
+    """
     blobs = centres[: len(offsets)] + offsets
     labels, shapes = objects(lab, ref, mask)
-    colours = np.zeros((len(blobs), 3), np.float32)
+    looks = colours.astype(np.float32, copy=True)
     areas = np.zeros(len(blobs))
-    where = np.zeros((len(blobs), 2))
+    where = blobs.astype(np.float64, copy=True)
     for i, (bx, by) in enumerate(blobs.tolist()):
         x, y = round(bx / 2), round(by / 2)
         r = 2
         win = labels[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
         ids, counts = np.unique(win[win > 0], return_counts=True)
         if len(ids) == 0:
-            return None
+            continue
         shape = shapes[int(ids[np.argmax(counts)]) - 1]
-        colours[i] = _median_colour(lab, labels, shape)
+        colour = _median_colour(lab, labels, shape)
+        if int(np.argmin(np.linalg.norm(colours - colour, axis=1))) != i:
+            continue
+        looks[i] = colour
         areas[i] = shape.area
         where[i] = (shape.cx, shape.cy)
-    return PawnLooks(colours, areas, where - centres[: len(offsets)])
+    return PawnLooks(looks, areas, where - centres[: len(offsets)])
 
 
 def _median_colour(lab: F32, labels: NDArray[Any], s: Shape) -> F32:
@@ -251,6 +264,8 @@ def _verdict(
     order = np.argsort(dist)
     best, second = int(order[0]), float(dist[order[1]])
     name = CALIBRATION_ORDER[best].title
+    if looks.areas[best] <= 0:
+        return Verdict(None, False, f"no look learned ({name})")
     if dist[best] > max(CLOSE, CLOSE_SHARE * _apart(looks.colours, best)):
         return Verdict(None, False, f"no colour close ({name} {dist[best]:.1f})")
     if second < MARGIN * dist[best] + MARGIN_FLOOR:

@@ -183,3 +183,15 @@ def test_a_white_pawn_the_colour_finder_left_out_is_named(
     monkeypatch.undo()
     scene, found = _dev_reading(index, True, monkeypatch)
     assert found[spirit] == scene.pawns[spirit]
+
+
+def test_a_pawn_whose_look_was_not_learned_is_never_named() -> None:
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _put(lab, g.cell_centre((1, 1)), (65.0, 20.0, 60.0))
+    unlearned = PawnLooks(LOOKS.colours, LOOKS.areas * np.array([1, 0, 1, 1, 1]), LOOKS.offsets)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    args = (_learned_at(), FLAT, list(Spirit), [], g)
+    assert second_look(lab, expected, mask, LOOKS, *args)[0].spirit is Spirit.JUGO
+    assert second_look(lab, expected, mask, unlearned, *args) == []
