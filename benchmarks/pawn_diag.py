@@ -368,7 +368,10 @@ def main() -> int:
             silent = sum(
                 v
                 for k, v in c.items()
-                if k.startswith(f"{tag} pawn missed") and "uncertain" not in k and "why" not in k
+                if k.startswith(f"{tag} pawn missed")
+                and "uncertain" not in k
+                and "why" not in k
+                and "second look" not in k
             )
             per = c[f"{tag} uncertain cells"] / max(c[f"{tag} photos"], 1)
             print(f"{tag}: pawns missed silently {silent}, uncertain cells per photo {per:.2f}")
