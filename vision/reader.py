@@ -30,6 +30,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
+from .exposure import match_exposure, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
 from .hand import hand_outside, hand_reach
@@ -90,6 +91,7 @@ class _Cache:
         self.ref_light = 0.0
         self.ref_quartiles: F64 | None = None
         self.ref_blur: F32 | None = None
+        self.ring: NDArray[np.bool_] | None = None  # the bare table around the grid
 
 
 _cache = _Cache()
@@ -131,6 +133,7 @@ def _refresh(profile: Profile) -> None:
     _cache.ref_light = float(np.median(_cache.lab[::4, ::4, 0][sel[::4, ::4]]))
     _cache.ref_quartiles = quartiles(_cache.lab, nominal)
     _cache.ref_blur = residual_blur(_cache.lab[::2, ::2])
+    _cache.ring = table_ring(profile.geometry)
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
@@ -204,7 +207,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse("image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
-    lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles)
+    assert _cache.ring is not None
+    # The light matched on the bare table around the grid (fixed pixels); on the cards'
+    # quartiles only when the table cannot tell (see exposure.py)
+    matched = match_exposure(lab, ref, _cache.ring)
+    lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles) if matched is None else matched
     # A hand or an arm reaching in: the cards it may hide are found once the objects mask
     # is made (below); the rest of the table reads as usual.
     arm = hand_outside(lab, ref, profile, _cache.ref_blur)

@@ -1,0 +1,66 @@
+"""A photo's light matched to the calibration's on the bare table around the grid.
+
+The camera is fixed and the table never changes, so the table's pixels in a game photo and
+in the calibration photo differ only by the light: the camera's exposure (which scales the
+light, so ``L + 16``, a* and b* by one factor in CIE Lab) and the lamp's colour (a shift of
+a* and b*). Both are measured there, pixel against pixel.
+
+The cards cannot serve as well: they are shuffled between the photos, and under a light
+that falls off across the table (or a lamp's pool) a deck whose light cards lay together at
+calibration (islands of a colour are numbered together) spreads its lightness differently
+once they are scattered; matching the cards' quartiles then stretched a whole photo's
+contrast by up to 1.8x (DEV seed 22 #100: every pawn lost in the residual).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from zefiria.engine.grid import SIZE
+
+from .board import BoardGeometry
+
+F32 = NDArray[Any]
+U8 = NDArray[Any]
+
+
+def table_ring(geometry: BoardGeometry) -> NDArray[np.bool_]:
+    """Board pixels of the bare table around the grid (a card's protruding edge excluded)."""
+    side = geometry.board_size[0]
+    p = geometry.pitch
+    a = round((geometry.margin - RING_GAP) * p)
+    b = round((geometry.margin + SIZE + RING_GAP) * p)
+    ring = np.ones((side, side), bool)
+    ring[max(a, 0) : b, max(a, 0) : b] = False
+    return ring
+
+
+def match_exposure(lab: F32, ref: F32, ring: NDArray[np.bool_]) -> F32 | None:
+    """``lab`` with the table's exposure and colour matched to ``ref``'s, or None when the
+    table shows too little (too dark, too bright, or a ring too narrow) to measure them."""
+    seen = lab[::3, ::3][ring[::3, ::3]]
+    then = ref[::3, ::3][ring[::3, ::3]]
+    usable = (then[:, 0] > DARKEST) & (then[:, 0] < LIGHTEST)
+    if int(usable.sum()) < MIN_PIXELS:
+        return None
+    seen, then = seen[usable], then[usable]
+    gain = float(np.median((seen[:, 0] + 16.0) / (then[:, 0] + 16.0)))
+    if not MIN_GAIN <= gain <= MAX_GAIN:
+        return None  # a light changed this much is no exposure drift: the cards decide
+    out: F32 = lab.astype(np.float32, copy=True)
+    out[..., 0] += 16.0
+    out /= gain
+    out[..., 0] -= 16.0
+    shift = np.median(out[::3, ::3][ring[::3, ::3]][usable][:, 1:] - then[:, 1:], axis=0)
+    out[..., 1:] -= shift.astype(np.float32)
+    return out
+
+
+RING_GAP = 0.15  # cells beyond the grid's edge where cards may still protrude
+DARKEST = 12.0  # L: table pixels darker than this (or...
+LIGHTEST = 92.0  # ...lighter) are clipped or noise-bound: no measure of the light
+MIN_PIXELS = 400  # table pixels (a third of them in each direction) needed
+MIN_GAIN = 0.6  # the (L + 16) scale within which the light is matched on the table
+MAX_GAIN = 1.6
