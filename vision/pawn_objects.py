@@ -168,6 +168,16 @@ class Seen:
     point: tuple[float, float]  # the object's centre, board px
 
 
+@dataclass(frozen=True)
+class Look:
+    """What the second look found: pawns the first left out, and pawns it doubts."""
+
+    seen: list[Seen]
+    # pawns the first look placed on an object whose colour is clearly another pawn's
+    # (the dark pawn's lit facets taken for the white one: DEV seed 5 #127)
+    doubted: set[Spirit]
+
+
 def second_look(
     lab: F32,
     expected: F32,
@@ -175,28 +185,37 @@ def second_look(
     looks: PawnLooks,
     learned_at: F64,
     field: LightField,
-    missing: list[Spirit],
-    taken: list[tuple[float, float]],
+    placed: dict[Spirit, tuple[float, float]],
+    gems_at: list[tuple[float, float]],
     geometry: BoardGeometry,
-) -> list[Seen]:
-    """The ``missing`` pawns that an object of the residual shows, named by its colour.
+) -> Look:
+    """The pawns not ``placed`` by the first look that an object of the residual shows,
+    named by its colour, and the ``placed`` ones whose object has another pawn's colour.
 
     ``learned_at`` are the board points where each pawn's object stood at calibration (its
     card's centre plus the learned offset): the light there and the light at an object
-    give the scale its colour is compared at. Objects within reach of a point in ``taken``
-    (pawns and gems already found) are left alone; only Austro is placed beside the grid.
+    give the scale its colour is compared at. Objects within reach of a pawn ``placed``
+    (its blob's point, board px) or a gem are that pawn or gem; only Austro is placed
+    beside the grid.
     """
-    if not missing:
-        return []
     labels, shapes = objects(lab, expected, mask)
     pitch = geometry.pitch
-    want = [CALIBRATION_ORDER.index(s) for s in missing]
+    want = [i for i, s in enumerate(CALIBRATION_ORDER) if s not in placed]
+    taken = [*placed.values(), *gems_at]
     named: dict[int, list[tuple[Shape, Position, bool]]] = {}
+    doubted: set[Spirit] = set()
     change = colour_distance(lab[::2, ::2], expected[::2, ::2])
     trace = LOOK_TRACE
     trace.clear()
     rivals: dict[int, int] = {}
     for s in shapes:
+        on = [p for p, (x, y) in placed.items() if np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch]
+        if len(on) == 1 and s.area >= MIN_AREA * looks.areas[CALIBRATION_ORDER.index(on[0])]:
+            other, why = _colour_name(s, lab, labels, looks, learned_at, field)
+            if other is not None and CALIBRATION_ORDER[other] is not on[0]:
+                doubted.add(on[0])
+                trace.append((s.cx, s.cy, f"found already, but {why}"))
+                continue
         v = _verdict(s, lab, expected, labels, change, looks, learned_at, field, taken, pitch)
         trace.append((s.cx, s.cy, v.why))
         if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn]:
@@ -223,7 +242,7 @@ def second_look(
             continue
         s, pos, doubtful = found[0]
         out.append(Seen(CALIBRATION_ORDER[i], pos, doubtful, (s.cx, s.cy)))
-    return out
+    return Look(out, doubted)
 
 
 @dataclass(frozen=True)
@@ -254,22 +273,10 @@ def _verdict(
         return Verdict(None, False, "thin")
     if s.area < MIN_FILL * s.w * s.h:
         return Verdict(None, False, "sparse")
-    colour = _median_colour(lab, labels, s)
-    dist = np.array(
-        [
-            _colour_off(colour, learned, field.ratio((s.cx, s.cy), (float(x), float(y))))
-            for learned, (x, y) in zip(looks.colours, learned_at, strict=True)
-        ]
-    )
-    order = np.argsort(dist)
-    best, second = int(order[0]), float(dist[order[1]])
+    best, why = _colour_name(s, lab, labels, looks, learned_at, field)
+    if best is None:
+        return Verdict(None, False, why)
     name = CALIBRATION_ORDER[best].title
-    if looks.areas[best] <= 0:
-        return Verdict(None, False, f"no look learned ({name})")
-    if dist[best] > max(CLOSE, CLOSE_SHARE * _apart(looks.colours, best)):
-        return Verdict(None, False, f"no colour close ({name} {dist[best]:.1f})")
-    if second < MARGIN * dist[best] + MARGIN_FLOOR:
-        return Verdict(None, False, f"two colours close ({name} {dist[best]:.1f}, {second:.1f})")
     if not MIN_AREA <= s.area / looks.areas[best] <= MAX_AREA:
         return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
@@ -282,6 +289,35 @@ def _verdict(
     if moved > MOVED_SHARE:
         return Verdict(best, False, f"the card moved ({name} {moved:.2f})")
     return Verdict(best, True, f"named ({name} {moved:.2f})")
+
+
+def _colour_name(
+    s: Shape,
+    lab: F32,
+    labels: NDArray[Any],
+    looks: PawnLooks,
+    learned_at: F64,
+    field: LightField,
+) -> tuple[int | None, str]:
+    """The pawn whose colour an object has (its median's, at the light there), or why none:
+    one pawn's close and every other pawn's clearly further."""
+    colour = _median_colour(lab, labels, s)
+    dist = np.array(
+        [
+            _colour_off(colour, learned, field.ratio((s.cx, s.cy), (float(x), float(y))))
+            for learned, (x, y) in zip(looks.colours, learned_at, strict=True)
+        ]
+    )
+    order = np.argsort(dist)
+    best, second = int(order[0]), float(dist[order[1]])
+    name = CALIBRATION_ORDER[best].title
+    if looks.areas[best] <= 0:
+        return None, f"no look learned ({name})"
+    if dist[best] > max(CLOSE, CLOSE_SHARE * _apart(looks.colours, best)):
+        return None, f"no colour close ({name} {dist[best]:.1f})"
+    if second < MARGIN * dist[best] + MARGIN_FLOOR:
+        return None, f"two colours close ({name} {dist[best]:.1f}, {second:.1f})"
+    return best, f"{name}'s colour ({dist[best]:.1f}, next {second:.1f})"
 
 
 def _card_moved(lab: F32, expected: F32, inside: NDArray[np.bool_], x0: int, y0: int) -> float:

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
-from zefiria.engine.spirits import CALIBRATION_ORDER
 
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
@@ -299,22 +298,29 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         pawn_at,
     )
     if profile.pawn_looks is not None:
-        # A second look at the residual's objects for the pawns not found (pawn_objects),
-        # not on a card where a pawn stands already; a cell the first look left in doubt
-        # stays in doubt (its card and gem), but the pawn named on it is reported
+        # A second look at the residual's objects (pawn_objects): the pawns the first left
+        # out, named by colour, not on a card where a pawn stands already (a cell the
+        # first look left in doubt stays in doubt, its card and gem, but the pawn named on
+        # it is reported); and the pawns the first look placed on another pawn's colour
         looks = PawnLooks.from_array(profile.pawn_looks)
-        busy = {p.cell for p in pawns.values() if not p.outside}
-        for seen in second_look(
+        look = second_look(
             lab,
             expected,
             mask & (1 - gem_px),
             looks,
             looks_at(looks, profile.card_centres),
             field,
-            [s for s in CALIBRATION_ORDER if s not in pawns],
-            pawn_at + gem_at,
+            dict(zip(pawns, pawn_at, strict=True)),
+            gem_at,
             g,
-        ):
+        )
+        for spirit in look.doubted:
+            if not pawns[spirit].outside:
+                unplaced.add(pawns[spirit].cell)
+            del pawns[spirit]
+            doubtful_pawns.discard(spirit)
+        busy = {p.cell for p in pawns.values() if not p.outside}
+        for seen in look.seen:
             if not seen.position.outside and seen.position.cell in busy:
                 continue
             pawns[seen.spirit] = seen.position

@@ -11,7 +11,7 @@ from zefiria.vision import reader
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.light_field import FLAT, LightField
-from zefiria.vision.pawn_objects import PawnLooks, _card_moved, objects, second_look
+from zefiria.vision.pawn_objects import Look, PawnLooks, _card_moved, objects, second_look
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
@@ -58,18 +58,9 @@ def _put(
 
 def _look(lab: np.ndarray, expected: np.ndarray, field: LightField = FLAT, missing=None) -> dict:
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
-    seen = second_look(
-        lab,
-        expected,
-        mask,
-        LOOKS,
-        _learned_at(),
-        field,
-        list(Spirit) if missing is None else missing,
-        [],
-        _geometry(),
-    )
-    return {s.spirit: s.position for s in seen}
+    placed = {} if missing is None else {s: (0.0, 0.0) for s in Spirit if s not in missing}
+    look = second_look(lab, expected, mask, LOOKS, _learned_at(), field, placed, [], _geometry())
+    return {s.spirit: s.position for s in look.seen}
 
 
 def _brighter(at: tuple[float, float], than: tuple[float, float], ratio: float) -> LightField:
@@ -167,7 +158,7 @@ def _dev_reading(index: int, second: bool, monkeypatch: pytest.MonkeyPatch) -> t
     solved, pawns = sample.setup.calibration()
     profile = calibrate(solved.image, pawns.image)
     if not second:
-        monkeypatch.setattr(reader, "second_look", lambda *args: [])
+        monkeypatch.setattr(reader, "second_look", lambda *args: Look([], set()))
     return sample.scene, read_table(sample.render().image, profile).pawns
 
 
@@ -192,6 +183,23 @@ def test_a_pawn_whose_look_was_not_learned_is_never_named() -> None:
     _put(lab, g.cell_centre((1, 1)), (65.0, 20.0, 60.0))
     unlearned = PawnLooks(LOOKS.colours, LOOKS.areas * np.array([1, 0, 1, 1, 1]), LOOKS.offsets)
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
-    args = (_learned_at(), FLAT, list(Spirit), [], g)
-    assert second_look(lab, expected, mask, LOOKS, *args)[0].spirit is Spirit.JUGO
-    assert second_look(lab, expected, mask, unlearned, *args) == []
+    args = (_learned_at(), FLAT, {}, [], g)
+    assert second_look(lab, expected, mask, LOOKS, *args).seen[0].spirit is Spirit.JUGO
+    assert second_look(lab, expected, mask, unlearned, *args).seen == []
+
+
+def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
+    # The first look placed Borea on an object whose median is plainly Austro's dark grey
+    # (the dark pawn's lit facets read as the white one: DEV seed 5 #127).
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    at = g.cell_centre((1, 2))
+    _put(lab, at, (20.0, 0.0, 0.0))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    args = (LOOKS, _learned_at(), FLAT)
+    look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
+    assert look.doubted == {Spirit.BOREA}
+    assert look.seen == []  # (nor is Austro named there: the object is taken)
+    look = second_look(lab, expected, mask, *args, {Spirit.AUSTRO: at}, [], g)
+    assert look.doubted == set()
