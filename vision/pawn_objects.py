@@ -382,4 +382,4 @@ STRONG = 25.0  # Lab: a standing pawn changes part of its object at least this m
 SEE_THROUGH = 0.5  # correlation of the card's fine detail beyond which the card shows
 MOVED_REACH = 4  # board px: how far a card may lie off where the reading matched it
 MOVED_LAB = 8.0  # Lab: a pixel this close to the expected board within reach is the card's
-MOVED_SHARE = 0.85  # share of such pixels beyond which the object is the card moved
+MOVED_SHARE = 0.7  # share of such pixels beyond which the object is the card moved (see docs)

@@ -145,7 +145,7 @@ def test_a_card_nudged_beyond_its_match_is_no_pawn() -> None:
     nudged = expected.copy()
     nudged[:, 3:] = expected[:, :-3]
     inside = np.ones((7, 6), bool)  # a half-res object over the disc
-    assert _card_moved(nudged, expected, inside, 57, 57) > 0.85
+    assert _card_moved(nudged, expected, inside, 57, 57) > 0.7
     pawn = expected.copy()
     pawn[114:128, 114:126] = (70.0, 0.0, 0.0)  # white, but a white the card has nowhere
     assert _card_moved(pawn, expected, inside, 57, 57) < 0.5
