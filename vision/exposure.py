@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE
@@ -49,12 +50,12 @@ def match_exposure(lab: F32, ref: F32, ring: NDArray[np.bool_]) -> F32 | None:
     gain = float(np.median((seen[:, 0] + 16.0) / (then[:, 0] + 16.0)))
     if not MIN_GAIN <= gain <= MAX_GAIN:
         return None  # a light changed this much is no exposure drift: the cards decide
-    out: F32 = lab.astype(np.float32, copy=True)
-    out[..., 0] += 16.0
-    out /= gain
-    out[..., 0] -= 16.0
-    shift = np.median(out[::3, ::3][ring[::3, ::3]][usable][:, 1:] - then[:, 1:], axis=0)
-    out[..., 1:] -= shift.astype(np.float32)
+    shift = np.median(seen[:, 1:] / gain - then[:, 1:], axis=0)
+    # one pass over the board: L -> (L + 16) / gain - 16, a*, b* -> a*, b* / gain - shift
+    m = np.zeros((3, 4), np.float32)
+    np.fill_diagonal(m, 1.0 / gain)
+    m[:, 3] = (16.0 / gain - 16.0, -shift[0], -shift[1])
+    out: F32 = cv2.transform(np.ascontiguousarray(lab, np.float32), m)
     return out
 
 

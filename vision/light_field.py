@@ -54,13 +54,18 @@ def card_ratios(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) ->
     w, h = size
     hh, ww = lab.shape[:2]
     out = np.full(len(centres), np.nan)
+    inside, seen, exp = [], [], []
     for n, (cx, cy) in enumerate(centres.tolist()):
         x0, y0 = round(cx - w / 2), round(cy - h / 2)
         if min(x0, y0) < 0 or x0 + w > ww or y0 + h > hh:
             continue
-        seen = lab[y0 : y0 + h : 3, x0 : x0 + w : 3, 0]
-        exp = expected[y0 : y0 + h : 3, x0 : x0 + w : 3, 0]
-        out[n] = float(np.median((seen + 16.0) / np.maximum(exp + 16.0, 1.0)))
+        inside.append(n)
+        seen.append(lab[y0 : y0 + h : 3, x0 : x0 + w : 3, 0])
+        exp.append(expected[y0 : y0 + h : 3, x0 : x0 + w : 3, 0])
+    if inside:
+        # (one median over all the cards at once: the same values, a tenth of the calls)
+        ratio = (np.stack(seen) + 16.0) / np.maximum(np.stack(exp) + 16.0, 1.0)
+        out[inside] = np.median(ratio.reshape(len(inside), -1), axis=1)
     return out
 
 

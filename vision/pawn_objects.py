@@ -90,11 +90,16 @@ def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape
     (shadows and glare gone, :func:`.pawns.light_alone`, or glare come since: the card
     expected, whitened), opened so that a pixel's bridge does not join two objects."""
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
-    m = (mask[::2, ::2] > 0) & ~light_alone(lab2, exp2) & ~_new_glare(lab2, exp2)
+    # (the light's tests on the mask's pixels alone: a tenth of the board or less)
+    ys, xs = np.nonzero(mask[::2, ::2])
+    seen, exp = lab2[ys, xs], exp2[ys, xs]
+    keep = ~light_alone(seen, exp) & ~_new_glare(seen, exp)
+    m = np.zeros(lab2.shape[:2], np.uint8)
+    m[ys[keep], xs[keep]] = 1
     # (an opening by a 2x2 square, written out: OpenCV's morphologyEx puts an even kernel's
     # anchor at the same corner for both steps, which shifts the result by a pixel)
     two = np.ones((2, 2), np.uint8)
-    m8: U8 = cv2.dilate(cv2.erode(m.astype(np.uint8), two, anchor=(0, 0)), two, anchor=(1, 1))
+    m8: U8 = cv2.dilate(cv2.erode(m, two, anchor=(0, 0)), two, anchor=(1, 1))
     if CLOSE_PX:
         square = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, square) & (mask[::2, ::2] > 0).astype(np.uint8)
@@ -204,10 +209,11 @@ def second_look(
     taken = [*placed.values(), *gems_at]
     named: dict[int, list[tuple[Shape, Position, bool]]] = {}
     doubted: set[Spirit] = set()
-    change = colour_distance(lab[::2, ::2], expected[::2, ::2])
     trace = LOOK_TRACE
     trace.clear()
     rivals: dict[int, int] = {}
+    learned = looks.areas[looks.areas > 0]
+    smallest = MIN_AREA * float(learned.min()) if len(learned) else np.inf
     for s in shapes:
         on = [p for p, (x, y) in placed.items() if np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch]
         if len(on) == 1 and s.area >= MIN_AREA * looks.areas[CALIBRATION_ORDER.index(on[0])]:
@@ -216,7 +222,10 @@ def second_look(
                 doubted.add(on[0])
                 trace.append((s.cx, s.cy, f"found already, but {why}"))
                 continue
-        v = _verdict(s, lab, expected, labels, change, looks, learned_at, field, taken, pitch)
+        if s.area < smallest:
+            trace.append((s.cx, s.cy, "small"))  # (no pawn's size, nor a rival's)
+            continue
+        v = _verdict(s, lab, expected, labels, looks, learned_at, field, taken, pitch)
         trace.append((s.cx, s.cy, v.why))
         if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn]:
             rivals[v.pawn] = rivals.get(v.pawn, 0) + 1
@@ -259,7 +268,6 @@ def _verdict(
     lab: F32,
     expected: F32,
     labels: NDArray[Any],
-    change: F32,
     looks: PawnLooks,
     learned_at: F64,
     field: LightField,
@@ -281,7 +289,8 @@ def _verdict(
         return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
-    if float(np.percentile(change[box][inside], 90)) < STRONG:
+    change = colour_distance(lab[::2, ::2][box], expected[::2, ::2][box])
+    if float(np.percentile(change[inside], 90)) < STRONG:
         return Verdict(best, False, f"faint ({name})")
     if see_through(lab, expected, inside, s.x0, s.y0) > SEE_THROUGH:
         return Verdict(best, False, f"card shows through ({name})")
