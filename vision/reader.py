@@ -266,7 +266,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     under_hand: set[Cell] = set()
     reach = None
     if arm is not None or hidden_cards:
-        reach, under_hand = hand_reach(res, floor, card_light, arm, hidden_cards, g)
+        reach, under_hand = hand_reach(
+            res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
+        )
         if len(under_hand) == len(ALL_CELLS):
             return refuse("hand or object over the cards")
         mask[reach] = 0  # nothing under or beside the hand is a pawn or a gem

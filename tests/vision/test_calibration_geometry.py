@@ -228,6 +228,23 @@ def test_glare_that_moved_is_no_hand_where_the_table_texture_shows_through() -> 
 
 
 @pytest.mark.slow
+def test_an_arm_of_the_tables_own_colour_is_a_hand_by_the_grain_it_hides() -> None:
+    # (DEV hand scenes: a skin-toned arm over a light wooden table changed it under the
+    # colour threshold, and was not seen at all)
+    profile, ref, _, band = _textured_table(7, 6.0, (0.0, 1.0, 1.0))
+    y = (band[0].start + band[0].stop) // 2
+    forearm = (slice(y - 24, y + 24), band[1])  # a forearm's width, a pitch
+    arm = ref.copy()
+    arm[forearm] = ref[forearm].mean(axis=(0, 1))  # same colour, no grain
+    assert hand_from_outside(arm, ref, profile)
+    # the same table under a dimmer light with fresh noise: its grain still shows
+    rng = np.random.default_rng(8)
+    dim = ref.copy()
+    dim[..., 0] = 0.8 * dim[..., 0] + rng.normal(0, 0.8, dim.shape[:2]).astype(np.float32)
+    assert not hand_from_outside(dim, ref, profile)
+
+
+@pytest.mark.slow
 def test_clipped_glare_is_no_hand_but_a_pale_sleeve_is() -> None:
     """A reflection bright enough to clip at its heart, beside the grid, is still glare.
 

@@ -11,11 +11,12 @@ import json
 from dataclasses import replace
 from functools import cache
 
+import cv2
 import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision.calibrate import calibrate
-from zefiria.vision.hand import hand_over_cards
+from zefiria.vision.hand import hand_over_cards, hand_reach
 from zefiria.vision.overlay import HAND, draw_overlay
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
@@ -95,3 +96,30 @@ def test_the_hand_spans_the_pieces_it_breaks_into() -> None:
     assert {(4, 2), (3, 2)} <= cells
     assert (0, 4) not in cells and (1, 2) not in cells
     assert reach.shape == mask.shape and reach[o + 4 * p, o + 2 * p + p // 2]
+
+
+def test_the_hands_shadow_over_the_cards_is_not_its_reach() -> None:
+    """The hand hides the print of the cards it is over; its shadow beside it only darkens
+    theirs. Joined to the hand, the shadow used to put every card it fell on in doubt."""
+    g = _profile().geometry
+    w, h = g.board_size
+    o, p = round(g.margin * g.pitch), g.pitch
+    rng = np.random.default_rng(4)
+    print_ = 60.0 + cv2.GaussianBlur(rng.normal(0, 30, (h, w)).astype(np.float32), (0, 0), 1.5)
+    light = print_.copy()
+    arm = (slice(o + 4 * p + p // 3, h), slice(o + 2 * p + 5, o + 3 * p - 5))
+    light[arm] = 60.0  # over card (4, 2) and beside the grid: the print hidden
+    shadow = (slice(o + 3 * p, h), slice(o + 3 * p - 5, o + 4 * p + p // 2))
+    dark = np.zeros((h, w), np.float32)
+    dark[shadow] = 0.4  # cards (3, 3), (4, 3) and half of (4, 4) in its soft shadow
+    light *= 1.0 - cv2.GaussianBlur(dark, (0, 0), 6.0)
+    res = np.abs(light - print_)
+    outside = np.zeros((h // 2 + h % 2, w // 2 + w % 2), bool)
+    outside[(h - o) // 2 :, (o + 2 * p + 5) // 2 : (o + 3 * p - 5) // 2] = True
+    no_light = np.zeros((25, 3), np.float32)
+    _, cells = hand_reach(res, 5.0, no_light, outside, [], g, light, print_)
+    assert (4, 2) in cells
+    assert not {(3, 3), (4, 3), (4, 4)} & cells
+    # (without the print to tell, the shadow is the hand's)
+    _, blind = hand_reach(res, 5.0, no_light, outside, [], g)
+    assert {(4, 2), (3, 3), (4, 3)} <= blind
