@@ -32,7 +32,7 @@ from .card_print import cut_prints, print_maps
 from .exposure import match_exposure, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
-from .hand import hand_outside, hand_reach
+from .hand import hand_outside, hand_reach, table_grain
 from .light_field import FLAT, card_ratios, fit_field
 from .pawn_doubts import unexplained_cells
 from .pawn_objects import PawnLooks, looks_at, second_look
@@ -90,6 +90,7 @@ class _Cache:
         self.ref_light = 0.0
         self.ref_quartiles: F64 | None = None
         self.ref_blur: F32 | None = None
+        self.ref_grain: tuple[F32, F32] | None = None
         self.ring: NDArray[np.bool_] | None = None  # the bare table around the grid
 
 
@@ -132,6 +133,7 @@ def _refresh(profile: Profile) -> None:
     _cache.ref_light = float(np.median(_cache.lab[::4, ::4, 0][sel[::4, ::4]]))
     _cache.ref_quartiles = quartiles(_cache.lab, nominal)
     _cache.ref_blur = residual_blur(_cache.lab[::2, ::2])
+    _cache.ref_grain = table_grain(_cache.lab)
     _cache.ring = table_ring(profile.geometry)
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
@@ -213,7 +215,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles) if matched is None else matched
     # A hand or an arm reaching in: the cards it may hide are found once the objects mask
     # is made (below); the rest of the table reads as usual.
-    arm = hand_outside(lab, ref, profile, _cache.ref_blur)
+    arm = hand_outside(lab, ref, profile, _cache.ref_blur, _cache.ref_grain)
     lap("check")
 
     _refresh(profile)
