@@ -118,7 +118,14 @@ def main() -> None:
                 c["visible cards null"] += 1
                 nulls[(bucket(reach), bucket(own))] += 1
             elif got != scene.island_at(cell):
-                c["visible cards WRONG"] += 1
+                silent = cell not in unsure
+                c["visible cards WRONG" + (" (SILENT)" if silent else ", uncertain")] += 1
+                print(
+                    f"wrong: photo {sample.index} (design {setup.design}) cell {cell}: truth "
+                    f"{scene.island_at(cell)}, read {got}, hand covers {truth.hand_cover[cell]:.2f}"
+                    + (", not uncertain" if silent else ", uncertain"),
+                    file=sys.stderr,
+                )
         for spirit, pos in scene.pawns.items():
             if spirit in truth.hidden_pawns:
                 continue

@@ -52,7 +52,6 @@ SIDE = 0.35
 # framed wrong shows the table and neighbours there, which stay put and pass part way for
 # that island's print
 OWN_SIDE = 0.75
-UNFRAMED_SIDE = 0.75
 # (Its outline also had to match the deck's at least 0.75 of the deck's own, for design
 # 5055's cards pushed out of their frame, outline 0.43. OWN_SIDE and the poor-fit rules
 # below now keep those unsure (photo 443: a rival left, and a poor fit), and without the
@@ -337,10 +336,13 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
     # fits the card at least as well as k's stays a rival however its colours differ (a
     # pawn's or the light's colour over a card moves its colour cost, not its print).
     near = colour[i] - colour[i, k] < COLOUR_APART
-    found = np.flatnonzero(near | (ev.cost[i] <= ev.cost[i, k]))
-    rivals: NDArray[np.intp] = found[found != k]
+    rivals = np.flatnonzero(near | (ev.cost[i] <= ev.cost[i, k]))
+    rivals = rivals[rivals != k]
+    # (an island whose print was not framed at calibration is told apart by colour only)
+    unframed: NDArray[np.intp] = rivals[~deck.framed[rivals]]
+    rivals = rivals[deck.framed[rivals]]
     if len(rivals) == 0:
-        return rivals
+        return unframed
     p = float(ev.block_px)
     sep = deck.separation(k)[:, rivals]  # (B, R)
     # Each island at its own best alignment: the rival gets every chance (judged at k's,
@@ -353,11 +355,8 @@ def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> N
     seen = (np.minimum(ek, ej) / p <= OCCLUDED) & (sep / p >= TELLING)
     den = (sep * seen).sum(axis=0)
     rho = ((ej - ek) * seen).sum(axis=0) / np.maximum(den, 1e-6)
-    # An island whose print was not framed at calibration was cut a few pixels off, or
-    # with the table in it: only a card far nearer k's print than its rules it out.
-    side = np.where(deck.framed[rivals], OWN_SIDE if k == i else SIDE, UNFRAMED_SIDE)
-    told = (den / p >= MIN_APART) & (rho >= side)
-    out: NDArray[np.intp] = rivals[~told]
+    told = (den / p >= MIN_APART) & (rho >= (OWN_SIDE if k == i else SIDE))
+    out: NDArray[np.intp] = np.concatenate([rivals[~told], unframed])
     return out
 
 
