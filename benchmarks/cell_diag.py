@@ -32,11 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision_bench import design_range
+from vision_bench import calibrated, design_range
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision import print_identity as pid
 from zefiria.vision import reader
-from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
 
@@ -105,18 +104,12 @@ def main() -> int:
     decks = args.designs or DEV_DESIGNS
     c: Counter[str] = Counter()
     per_design: Counter[tuple[int, str]] = Counter()
-    setup = None
-    profile = None
-    for sample in make_dataset(args.n, args.seed, decks, per_setup=args.per_setup):
-        if sample.setup is not setup:
-            setup = sample.setup
-            solved, pawns = setup.calibration()
-            try:
-                profile = calibrate(solved.image, pawns.image)
-            except CalibrationError:
-                profile = None
+    for sample, profile in calibrated(
+        make_dataset(args.n, args.seed, decks, per_setup=args.per_setup)
+    ):
         if profile is None:
             continue
+        setup = sample.setup
         photo = sample.render()
         reader.DEBUG.clear()
         reading = reader.read_table(photo.image, profile)

@@ -31,10 +31,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision_bench import design_range
+from vision_bench import calibrated, design_range
 from zefiria.engine.grid import ALL_CELLS, Cell
 from zefiria.vision import hand
-from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Status
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
@@ -82,18 +81,11 @@ def main() -> None:
         hand.HAND_TOUCH = args.touch
     c: Counter[str] = Counter()
     nulls: Counter[tuple[str, str]] = Counter()
-    setup = None
-    profile = None
-    for sample in make_dataset(args.n, args.seed, args.designs, args.per_setup, hand_chance=1.0):
-        if sample.setup is not setup:
-            setup = sample.setup
-            solved, pawns = setup.calibration()
-            try:
-                profile = calibrate(solved.image, pawns.image)
-            except CalibrationError:
-                profile = None
-                c["sessions refused"] += 1
+    refused: set[int] = set()
+    samples = make_dataset(args.n, args.seed, args.designs, args.per_setup, hand_chance=1.0)
+    for sample, profile in calibrated(samples):
         if profile is None:
+            refused.add(id(sample.setup))
             continue
         photo = sample.render()
         SHARES.clear()
@@ -121,8 +113,9 @@ def main() -> None:
                 silent = cell not in unsure
                 c["visible cards WRONG" + (" (SILENT)" if silent else ", uncertain")] += 1
                 print(
-                    f"wrong: photo {sample.index} (design {setup.design}) cell {cell}: truth "
-                    f"{scene.island_at(cell)}, read {got}, hand covers {truth.hand_cover[cell]:.2f}"
+                    f"wrong: photo {sample.index} (design {sample.setup.design}) cell {cell}: "
+                    f"truth {scene.island_at(cell)}, read {got}, "
+                    f"hand covers {truth.hand_cover[cell]:.2f}"
                     + (", not uncertain" if silent else ", uncertain"),
                     file=sys.stderr,
                 )
@@ -144,6 +137,7 @@ def main() -> None:
             elif cell not in unsure:
                 c["gems missed SILENTLY"] += 1
         c["gems phantom"] += sum(g not in scene.gems for g in reading.gems)
+    c["sessions refused"] = len(refused)
     designs = f"{args.designs[0]}-{args.designs[-1]}"
     print(f"hand scenes: decks {designs}, --n {args.n} --seed {args.seed}, touch {hand.HAND_TOUCH}")
     for k, v in c.items():

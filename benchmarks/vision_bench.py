@@ -34,6 +34,7 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -43,9 +44,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from zefiria.vision.profile import Profile  # noqa: E402
 from zefiria.vision.reader import DEBUG, Identification, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
-from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, make_dataset  # noqa: E402
+from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset  # noqa: E402
 
 PURPOSE = {
     "FRESH (neither DEV nor EVAL)": "for finding failures, not the benchmark",
@@ -56,6 +58,22 @@ PURPOSE = {
 
 def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+
+def calibrated(samples: Iterable[Sample]) -> Iterator[tuple[Sample, Profile | None]]:
+    """Each sample with its session's profile: calibrated once per session from its two
+    calibration photos, None where calibration refused them."""
+    setup = None
+    profile: Profile | None = None
+    for sample in samples:
+        if sample.setup is not setup:
+            setup = sample.setup
+            solved, pawns = setup.calibration()
+            try:
+                profile = calibrate(solved.image, pawns.image)
+            except CalibrationError:
+                profile = None
+        yield sample, profile
 
 
 def design_range(text: str) -> tuple[int, ...]:
