@@ -25,24 +25,22 @@ from pathlib import Path
 
 def prepare(folder: Path, sessions: int, per_setup: int) -> list[tuple[str, list[str]]]:
     import cv2
-    from zefiria.vision.calibrate import CalibrationError, calibrate
+    from vision_bench import calibrated
     from zefiria.vision.profile import save_profile
     from zefiria.vision.synthetic import EVAL_DESIGNS, make_dataset
 
     jobs: list[tuple[str, list[str]]] = []
     setup = None
-    for sample in make_dataset(sessions * per_setup, 11, EVAL_DESIGNS, per_setup=per_setup):
+    samples = make_dataset(sessions * per_setup, 11, EVAL_DESIGNS, per_setup=per_setup)
+    for sample, profile in calibrated(samples):
         if sample.setup is not setup:
             setup = sample.setup
-            solved, pawns = setup.calibration()
-            try:
-                profile = calibrate(solved.image, pawns.image)
-            except CalibrationError:
+            if profile is None:
                 jobs.append(("", []))
-                continue
-            path = folder / f"profile-{len(jobs)}.npz"
-            save_profile(profile, path)
-            jobs.append((str(path), []))
+            else:
+                path = folder / f"profile-{len(jobs)}.npz"
+                save_profile(profile, path)
+                jobs.append((str(path), []))
         if not jobs[-1][0]:
             continue
         photo = folder / f"photo-{sample.index}.jpg"
