@@ -124,7 +124,11 @@ def _added_light(lab: F32, ref: F32, region: NDArray[np.bool_]) -> bool:
 
 def _detail(lab: F32) -> F32:
     """The fine detail of the lightness (grain, weave, print), the light's slopes removed."""
-    light = np.ascontiguousarray(lab[..., 0])
+    return _fine(np.ascontiguousarray(lab[..., 0]))
+
+
+def _fine(light: F32) -> F32:
+    """:func:`_detail` of a lightness image."""
     out: F32 = light - cv2.GaussianBlur(light, (0, 0), 2.0)
     return out
 
@@ -132,7 +136,7 @@ def _detail(lab: F32) -> F32:
 def _print_shows(light: F32, expected_light: F32) -> NDArray[np.bool_]:
     """Where the cards' printed detail (``expected_light``, clearly there) still shows in
     ``light``: a shadow or another light scales it, a hand hides it."""
-    now, then = _detail(light[..., None]), _detail(expected_light[..., None])
+    now, then = _fine(np.ascontiguousarray(light)), _fine(np.ascontiguousarray(expected_light))
     then_own = cv2.blur(then * then, (GRAIN_BOX, GRAIN_BOX))
     corr = _local_correlation(now, then, then_own)
     out: NDArray[np.bool_] = (corr > PRINT_SHOWS) & (then_own > MIN_TEXTURE**2)
@@ -162,7 +166,7 @@ def _grain_lost(detail: F32, ref_detail: F32, ref_own: F32) -> NDArray[np.bool_]
     return out
 
 
-GRAIN_BOX = 9  # half-board px (about a fifth of a card's width)
+GRAIN_BOX = 9  # px: two fifths of a card's width on the half board, a fifth on the board
 GRAIN_LOST = 0.3  # local correlation of the grain with the calibration's under which it is gone
 GRAIN_SAME_L = 8.0  # L: an arm that changes the light more is seen by its change alone
 
