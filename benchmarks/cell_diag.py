@@ -14,7 +14,8 @@ visible cell left null is put under the first of these that holds (the order of
 - ``island not framed``: the island read was not framed at calibration;
 - ``poor fit`` / ``misfits``: the card fits its island poorly, or too many cards do;
 - ``rival ...``: another island is not ruled out; split by why (``close colour, no telling
-  blocks``, ``too little apart``, ``rho below SIDE``, ``rival not framed``), and by whether
+  blocks``, ``too little apart``, ``rho below SIDE``, and for a rival whose print was not
+  framed ``rival not framed, rho below its side``), and by whether
   that rival is sure elsewhere (then the cell would have followed).
 
 Each reason is split by whether the island chosen was right (a null on a wrong choice is
@@ -43,8 +44,6 @@ def rival_reason(
     ev: pid.Evidence, deck: pid.PrintDeck, colour: np.ndarray, i: int, k: int, j: int
 ) -> str:
     """Why island ``j`` stays a rival of ``k`` in cell ``i`` (mirrors ``_unresolved``)."""
-    if not deck.framed[j]:
-        return "rival not framed"
     p = float(ev.block_px)
     sep = deck.separation(k)[:, j]
     ek = ev.block_err[i, k, ev.best[i, k]]
@@ -56,7 +55,8 @@ def rival_reason(
     if den / p < pid.MIN_APART:
         return "too little apart"
     rho = float(((ej - ek) * seen).sum()) / max(den, 1e-6)
-    return f"rho below side ({'<0' if rho < 0 else '<0.2' if rho < 0.2 else '<side'})"
+    kind = "rho below side" if deck.framed[j] else "rival not framed, rho below its side"
+    return f"{kind} ({'<0' if rho < 0 else '<0.2' if rho < 0.2 else '<side'})"
 
 
 def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:

@@ -128,22 +128,27 @@ def _gradient(profiles: F32) -> F32:
     return out
 
 
-def _edge_weights(n: int, reach: int) -> F32:
-    """Where a profile is compared: near the card's two sides only (``PAD`` from each end).
+def _edge_weights(n: int, reach: int, side: int | None = None) -> F32:
+    """Where a profile is compared: near the card's two sides only (``PAD`` from each end),
+    or near one of them (``side`` 0: the first, 1: the second).
 
     The card's inside differs from island to island and would pull the alignment towards
     whatever its art lines up with.
     """
     x = np.arange(n)
-    near = (np.abs(x - PAD) <= reach + 4) | (np.abs(x - (n - 1 - PAD)) <= reach + 4)
+    first = np.abs(x - PAD) <= reach + 4
+    second = np.abs(x - (n - 1 - PAD)) <= reach + 4
+    near = first | second if side is None else (first, second)[side]
     return near.astype(np.float32)
 
 
-def _scores(profiles: F32, ref: F32, reach: int, near: int = REACH) -> F32:
+def _scores(
+    profiles: F32, ref: F32, reach: int, near: int = REACH, side: int | None = None
+) -> F32:
     """(cards, 2 reach + 1): match of profile[x + d] with ref[x] within ``near`` + 4 of the
-    sides, d = -reach..reach."""
+    sides (or of one ``side``), d = -reach..reach."""
     n = len(ref)
-    core = ref[reach : n - reach] * _edge_weights(n, near)[reach : n - reach]
+    core = ref[reach : n - reach] * _edge_weights(n, near, side)[reach : n - reach]
     # sliding_window_view(profiles, n - 2 reach, axis=1), built directly
     cards, length = profiles.shape
     step_card, step_x = profiles.strides
@@ -168,6 +173,10 @@ class Registration:
     shift: NDArray[np.intp]  # (cards, 2) print px (dx, dy) off its calibrated place
     found: NDArray[np.bool_]  # (cards,) a clear match of the deck's outline, inside the reach
     strength: F32  # (cards,) the weaker axis's match, as a share of the deck's own
+    # (cards,) the weakest of the four sides' matches at that alignment, each as a share of
+    # the deck's own side: an axis can match well on one side alone (a neighbour's edge
+    # where the card's should be, and nothing where its other side should be)
+    weakest_side: F32
 
 
 def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Registration:
@@ -182,20 +191,25 @@ def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Re
     """
     cols, rows = edge_profiles(prints)
     found = np.ones(len(prints), bool)
-    shift, strength = [], []
+    shift, strength, sides = [], [], []
+    every = np.arange(len(prints))
     for profiles, ref in ((cols, ref_cols), (rows, ref_rows)):
         sc = _scores(profiles, ref, reach)
         d = np.argmax(sc, axis=1)
-        best = sc[np.arange(len(prints)), d]
+        best = sc[every, d]
         own = _self_score(ref, reach)
         found &= (d > 0) & (d < 2 * reach) & (best >= MIN_OUTLINE * own)
         found &= ~_tied(sc, d) & ~_beyond(profiles, ref, reach)
         shift.append(d - reach)
         strength.append(best / max(own, 1e-6))
+        for side in (0, 1):
+            one = _scores(profiles, ref, reach, side=side)
+            sides.append(one[every, d] / max(_self_score(ref, reach, side=side), 1e-6))
     return Registration(
         shift=np.stack(shift, axis=1).astype(np.intp),
         found=found,
         strength=np.minimum(*strength).astype(np.float32),
+        weakest_side=np.min(sides, axis=0).astype(np.float32),
     )
 
 
@@ -247,5 +261,5 @@ def outline_at_sides(ref: F32, tolerance: int = 2) -> bool:
     return True
 
 
-def _self_score(ref: F32, reach: int) -> float:
-    return float(_scores(ref[None], ref, reach)[0, reach])
+def _self_score(ref: F32, reach: int, side: int | None = None) -> float:
+    return float(_scores(ref[None], ref, reach, side=side)[0, reach])

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision.calibrate import calibrate
-from zefiria.vision.card_print import register
+from zefiria.vision.card_print import PAD, register
 from zefiria.vision.print_identity import PrintDeck, certain
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Status
@@ -72,6 +72,22 @@ def test_a_calibration_print_far_off_on_a_weak_outline_is_not_learnt_as_framed()
     # a card nudged as far but with a clear outline is framed
     prints[4] = _print(5, 6, 0)
     assert PrintDeck(np.stack(prints)).framed[4]
+
+
+def test_a_calibration_print_framed_on_one_side_only_is_not_learnt_as_framed() -> None:
+    # Fresh design 6009 on a striped table: island 20's cell was found a fifth of a card
+    # off, so its print's left side fell on something light (island 19's edge) while its
+    # own right side lay outside the print. The columns matched the deck's outline on one
+    # side only, enough for the axis as a whole; learnt as framed, the print (mostly table,
+    # which stays put) later ruled out the island really lying there.
+    prints = [_print(k + 1) for k in range(25)]
+    off = _print(5, 16, 0)  # its right side out of the print
+    off[:, PAD : PAD + 16] = 215  # something light from where its left side should be
+    prints[4] = off
+    deck = PrintDeck(np.stack(prints))
+    assert deck.outline_framed[4], "the axis as a whole matched: the side test decides"
+    assert not deck.framed[4]
+    assert deck.framed[np.arange(25) != 4].all()
 
 
 def test_colour_cannot_rule_out_the_island_the_print_favours(deck: PrintDeck) -> None:
