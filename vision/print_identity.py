@@ -77,6 +77,10 @@ UNFRAMED_SIDE = 0.75
 # (fresh decks 3000-3999: 0.9 points more cells read, none wrong; 5030 still refused).
 POOR_FIT = 0.7
 MISFITS = 6
+# A card that fits its island poorly only through its FIT_DROP worst blocks (a quarter of
+# it: a pawn's base and shade over one corner) still shows its island's print; the count of
+# misfits keeps the whole card's fit.
+FIT_DROP = 4
 # Prints whose outline was not found are placed on the deck's shared layout
 # (place_on_layout) when LAYOUT_LEARN or more were framed, within REACH_LAYOUT print px,
 # matching it at least LAYOUT_MATCH of the framed prints' median and LAYOUT_TIE times
@@ -326,7 +330,8 @@ def certain(
     # compared on the wrong pixels fits poorly for that reason alone. Fresh design 7023:
     # four misfits under pawns and a gem, plus two cards not framed, left every card of
     # the photo in doubt.)
-    framed &= fit & (int((~fit & framed).sum()) < MISFITS)
+    framed &= int((~fit & framed).sum()) < MISFITS
+    framed &= fit | (_fit_without(ev, choice, FIT_DROP) <= POOR_FIT)
     sure = np.array([len(r) == 0 for r in open_rivals]) & framed
     while True:
         placed = set(choice[sure].tolist())
@@ -336,6 +341,17 @@ def certain(
         if not more.any():
             return sure
         sure |= more
+
+
+def _fit_without(ev: Evidence, choice: NDArray[np.intp], drop: int) -> F32:
+    """(cells,) each card's misfit to its chosen island at its best shift, per pixel, its
+    ``drop`` worst blocks left out."""
+    n = len(choice)
+    cells = np.arange(n)
+    blocks = ev.block_err[cells, choice, ev.best[cells, choice]]  # (cells, B)
+    kept = np.sort(blocks, axis=1)[:, : blocks.shape[1] - drop]
+    out: F32 = kept.sum(axis=1) / float(kept.shape[1] * ev.block_px)
+    return out
 
 
 def _unresolved(ev: Evidence, deck: PrintDeck, colour: F32, i: int, k: int) -> NDArray[np.intp]:

@@ -155,6 +155,28 @@ def test_only_framed_cards_that_fit_poorly_put_the_whole_reading_in_doubt(
     assert sure[smudged + moved :].any() == others_sure
 
 
+def test_a_card_fitting_poorly_only_under_a_corner_object_is_still_sure(deck: PrintDeck) -> None:
+    # A pawn's base and shade over one corner spoil a quarter of the card's blocks: its
+    # whole fit is poor, but the rest shows its island's print. A card smudged over its
+    # middle is not sure.
+    prints = [_print(k + 1, seed=500 + k) for k in range(25)]
+    cornered = _print(3, seed=600)
+    yy, xx = np.mgrid[: cornered.shape[0], : cornered.shape[1]]
+    base = (xx >= PAD + 28) & (yy >= PAD + 38)  # a checkered patch: the pawn's own detail
+    cornered[base] = np.where((xx // 4 + yy // 4) % 2 == 0, 30, 230)[base]
+    prints[2] = cornered
+    ev, _ = deck.evidence(np.stack(prints))
+    choice = np.arange(25)
+    same_colours = np.zeros((25, 25), np.float32)
+    assert ev.cost[2, 2] > POOR_FIT
+    assert certain(ev, deck, same_colours, choice).all()
+    prints[2] = _smudged(3, seed=601)
+    ev, _ = deck.evidence(np.stack(prints))
+    assert ev.cost[2, 2] > POOR_FIT
+    sure = certain(ev, deck, same_colours, choice)
+    assert not sure[2] and sure[np.arange(25) != 2].all()
+
+
 def test_an_island_not_framed_at_calibration_is_ruled_out_only_by_a_clear_print(
     deck: PrintDeck,
 ) -> None:
