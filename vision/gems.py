@@ -293,17 +293,13 @@ def _second_look(
 
 
 # The second look (DEV pawn_diag --n 480: of 3178 red blobs on the grid, 1104 of 1167 gems
-# and none of the rest pass; 29 of the 32 gems missed before among them). Its size and how
-# much redder than the card it is were 0.015 and 18: fresh decks 6000-6999 (pawn_diag --n
-# 192 --seed 17) had six small or dull gems under them and no other blob failing on those
-# two alone (their hue and gloss tell the rest apart: 29 blobs fail on hue alone); DEV
-# --seed 5: the same 19 gems and no other blob pass.
+# and none of the rest pass; 29 of the 32 gems missed before among them).
 LOOK_A = 15.0  # a pixel's a*...
 LOOK_REDDER = 12.0  # ...and how much above the card's
-LOOK_MIN = 0.01  # x card area: a whole gem (its edges are redder than the card too)
+LOOK_MIN = 0.015  # x card area: a whole gem (its edges are redder than the card too)
 LOOK_MIN_A = 22.0  # the blob's mean a*...
 LOOK_HUE = -0.1  # ...its b* at least this share of it (purple is far below)...
-LOOK_REDDER_MEAN = 15.0  # ...its a* this much above the card's...
+LOOK_REDDER_MEAN = 18.0  # ...its a* this much above the card's...
 LOOK_GLOSS = 9.0  # ...and its highlight this far (L) above its mean
 
 

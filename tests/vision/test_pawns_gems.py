@@ -167,17 +167,6 @@ def test_a_gem_under_a_cool_dim_light_is_found() -> None:
     assert _dull_gem((50.0, 29.0, -12.0), 15.0) == []
 
 
-def test_a_small_dull_gem_on_a_warm_card_is_found() -> None:
-    # Fresh deck 6010: small gems (about a hundredth of the card) only 15-18 a* redder than
-    # their warm card, with a gem's highlight, were left as doubts.
-    card = (56.0, 8.0, 10.0)
-    gem = (slice(-2, 2), slice(-2, 3), (45.0, 24.0, 5.0))  # 20 px, a* 16 above the card's
-    highlight = (slice(-1, 1), slice(0, 2), (60.0, 24.0, 5.0))
-    assert _unmasked_gems(card, [gem, highlight]) == [(0, 1)]
-    # ...but the same blob without its highlight is card art, no gem
-    assert _unmasked_gems(card, [gem]) == []
-
-
 def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
     # A shadow over red art darkens the card and keeps its hue (DEV #115, a phantom gem);
     # a gem on the same art is a red of its own.
