@@ -175,15 +175,21 @@ def test_a_card_fitting_its_island_poorly_is_not_sure_and_many_leave_nothing_sur
     choice = np.arange(25)
     same = np.zeros((25, 25), np.float32)
     assert certain(ev, deck, same, choice).all()
-    poor = ev.cost.copy()
-    poor[0, 0] = 0.75
-    sure = certain(replace(ev, cost=poor), deck, same, choice)
+
+    def poorly(*cells: int) -> Any:
+        # each card fitting its island at 0.75 per pixel on every block, at every shift
+        cost, blocks = ev.cost.copy(), ev.block_err.copy()
+        for i in cells:
+            cost[i, i] = 0.75
+            blocks[i, i] = 0.75 * ev.block_px
+        return replace(ev, cost=cost, block_err=blocks)
+
+    sure = certain(poorly(0), deck, same, choice)
     assert not sure[0] and sure[1:].all()
-    poor[[1, 2, 3, 4], [1, 2, 3, 4]] = 0.75  # five, as five pawns on cards could: the rest sure
-    sure = certain(replace(ev, cost=poor), deck, same, choice)
+    sure = certain(poorly(0, 1, 2, 3, 4), deck, same, choice)  # five, as five pawns could
     assert not sure[:5].any() and sure[5:].all()
-    poor[5, 5] = 0.75  # six cards fit poorly: the prints misfit as a whole
-    assert not certain(replace(ev, cost=poor), deck, same, choice).any()
+    # six cards fit poorly: the prints misfit as a whole
+    assert not certain(poorly(0, 1, 2, 3, 4, 5), deck, same, choice).any()
 
 
 def test_a_card_back_in_its_calibration_cell_is_sure_on_a_weak_outline(deck: PrintDeck) -> None:
