@@ -142,9 +142,7 @@ def _edge_weights(n: int, reach: int, side: int | None = None) -> F32:
     return near.astype(np.float32)
 
 
-def _scores(
-    profiles: F32, ref: F32, reach: int, near: int = REACH, side: int | None = None
-) -> F32:
+def _scores(profiles: F32, ref: F32, reach: int, near: int = REACH, side: int | None = None) -> F32:
     """(cards, 2 reach + 1): match of profile[x + d] with ref[x] within ``near`` + 4 of the
     sides (or of one ``side``), d = -reach..reach."""
     n = len(ref)
@@ -173,10 +171,6 @@ class Registration:
     shift: NDArray[np.intp]  # (cards, 2) print px (dx, dy) off its calibrated place
     found: NDArray[np.bool_]  # (cards,) a clear match of the deck's outline, inside the reach
     strength: F32  # (cards,) the weaker axis's match, as a share of the deck's own
-    # (cards,) the weakest of the four sides' matches at that alignment, each as a share of
-    # the deck's own side: an axis can match well on one side alone (a neighbour's edge
-    # where the card's should be, and nothing where its other side should be)
-    weakest_side: F32
 
 
 def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Registration:
@@ -191,26 +185,42 @@ def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Re
     """
     cols, rows = edge_profiles(prints)
     found = np.ones(len(prints), bool)
-    shift, strength, sides = [], [], []
-    every = np.arange(len(prints))
+    shift, strength = [], []
     for profiles, ref in ((cols, ref_cols), (rows, ref_rows)):
         sc = _scores(profiles, ref, reach)
         d = np.argmax(sc, axis=1)
-        best = sc[every, d]
+        best = sc[np.arange(len(prints)), d]
         own = _self_score(ref, reach)
         found &= (d > 0) & (d < 2 * reach) & (best >= MIN_OUTLINE * own)
         found &= ~_tied(sc, d) & ~_beyond(profiles, ref, reach)
         shift.append(d - reach)
         strength.append(best / max(own, 1e-6))
-        for side in (0, 1):
-            one = _scores(profiles, ref, reach, side=side)
-            sides.append(one[every, d] / max(_self_score(ref, reach, side=side), 1e-6))
     return Registration(
         shift=np.stack(shift, axis=1).astype(np.intp),
         found=found,
         strength=np.minimum(*strength).astype(np.float32),
-        weakest_side=np.min(sides, axis=0).astype(np.float32),
     )
+
+
+def weakest_sides(
+    prints: U8, ref_cols: F32, ref_rows: F32, shift: NDArray[np.intp], reach: int = REACH
+) -> F32:
+    """(cards,) the weakest of each print's four sides' matches with the deck's outline at
+    ``shift`` (as :func:`register` gives it), each as a share of the deck's own side.
+
+    An axis can match well on one side alone: a neighbour's edge where the card's should
+    be, and nothing where its other side should be.
+    """
+    cols, rows = edge_profiles(prints)
+    every = np.arange(len(prints))
+    sides = []
+    for axis, (profiles, ref) in enumerate(((cols, ref_cols), (rows, ref_rows))):
+        d = shift[:, axis] + reach
+        for side in (0, 1):
+            one = _scores(profiles, ref, reach, side=side)
+            sides.append(one[every, d] / max(_self_score(ref, reach, side=side), 1e-6))
+    out: F32 = np.min(sides, axis=0)
+    return out
 
 
 def _tied(scores: F32, best: NDArray[np.intp]) -> NDArray[np.bool_]:

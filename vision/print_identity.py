@@ -21,7 +21,16 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .card_print import PAD, align, detail, edge_profiles, medoid, outline_at_sides, register
+from .card_print import (
+    PAD,
+    align,
+    detail,
+    edge_profiles,
+    medoid,
+    outline_at_sides,
+    register,
+    weakest_sides,
+)
 from .pixels import strided
 
 F32 = NDArray[Any]
@@ -146,7 +155,8 @@ class PrintDeck:
         # 5000-5999 this reads 1.7-2.2 points more cells, none wrong; 2.7-2.9 with the
         # readings placing their cards the same way, in evidence()).
         shift = shift.copy()
-        self.framed: NDArray[np.bool_] = self.outline_framed & (reg.weakest_side >= ONE_SIDE)
+        sides = weakest_sides(prints, self.ref_cols, self.ref_rows, reg.shift)
+        self.framed: NDArray[np.bool_] = self.outline_framed & (sides >= ONE_SIDE)
         self.layout = learn_layout(soft, shift, self.framed, self)
         self.place_unframed(soft, shift, self.framed)
         self.shifts = shift
