@@ -11,7 +11,14 @@ from zefiria.vision import reader
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.light_field import FLAT, LightField
-from zefiria.vision.pawn_objects import Look, PawnLooks, _card_moved, objects, second_look
+from zefiria.vision.pawn_objects import (
+    Look,
+    PawnLooks,
+    _card_moved,
+    learn_looks,
+    objects,
+    second_look,
+)
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
@@ -186,6 +193,39 @@ def test_a_pawn_whose_look_was_not_learned_is_never_named() -> None:
     args = (_learned_at(), FLAT, {}, [], g)
     assert second_look(lab, expected, mask, LOOKS, *args).seen[0].spirit is Spirit.JUGO
     assert second_look(lab, expected, mask, unlearned, *args).seen == []
+
+
+def _calibration_looks(shown: list[int]) -> PawnLooks:
+    """The looks learned from a ``pawns`` photo where only the pawns ``shown`` (calibration
+    indices) differ from the solved photo: the others stand on cards of their own colour."""
+    ref = _board()
+    lab = ref.copy()
+    centres = _learned_at()
+    for i in shown:
+        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    return learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+
+
+def test_a_pawn_unseen_at_calibration_borrows_the_others_size_and_is_named() -> None:
+    # Jugo stood on a card of its own colour: no object of its own in the pawns photo
+    looks = _calibration_looks([0, 2, 3, 4])
+    assert looks.areas[1] == pytest.approx(float(np.median(looks.areas[[0, 2, 3, 4]])))
+    assert looks.areas[1] > 0
+    np.testing.assert_allclose(looks.colours[1], LOOKS.colours[1])
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _put(lab, g.cell_centre((2, 3)), (65.0, 20.0, 60.0))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    look = second_look(lab, expected, mask, looks, _learned_at(), FLAT, {}, [], g)
+    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.JUGO, Position((2, 3)))]
+
+
+def test_with_most_pawns_unseen_at_calibration_none_borrows_a_size() -> None:
+    looks = _calibration_looks([0, 4])
+    assert looks.areas[0] > 0 and looks.areas[4] > 0
+    assert (looks.areas[1:4] == 0).all()
 
 
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
