@@ -47,10 +47,18 @@ def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
     board through its card's homography (a warp per card cost three times as much).
     """
     H, W = dst.shape[:2]
-    flat: list[NDArray[np.int32]] = []  # target pixels, as y * W + x
-    maps: list[F64] = []
     lows = (np.floor(quads.min(axis=1)) - 1).astype(np.intp).tolist()
     highs = (np.ceil(quads.max(axis=1)) + 2).astype(np.intp).tolist()
+    # Each card's points written straight into the remap's float32 maps and the list of
+    # target pixels, made room for as every card's whole box: the same values as
+    # concatenating per-card float64 lists and converting them, without those copies.
+    room = sum(
+        max(0, x1 - x0) * max(0, y1 - y0) for (x0, y0), (x1, y1) in zip(lows, highs, strict=True)
+    )
+    rows = -(-room // REMAP_ROW)
+    grid = np.zeros((2, rows * REMAP_ROW), np.float32)
+    at_px = np.empty(room, np.intp)  # target pixels, as y * W + x
+    n = 0
     for src, quad, (x0, y0), (x1, y1) in zip(srcs, quads, lows, highs, strict=True):
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
         if x1 - x0 < 4 or y1 - y0 < 4:
@@ -68,23 +76,23 @@ def paste_cards(dst: F32, ref: F32, srcs: F64, quads: F64) -> None:
         pts[1] += y0
         pts[2] = 1.0
         p = m @ pts
-        maps.append(p[:2] / p[2])
-        idx = xy[:, 1] * W
+        k = n + len(xy)
+        # (divided in float64, rounded to float32 on the way out, as astype rounds)
+        np.divide(p[:2], p[2], out=grid[:, n:k], casting="same_kind")
+        idx = at_px[n:k]
+        np.multiply(xy[:, 1], W, out=idx)
         idx += xy[:, 0]
         idx += y0 * W + x0
-        flat.append(idx)
-    if not maps:
+        n = k
+    if n == 0:
         return
-    at = np.concatenate(maps, axis=1).astype(np.float32)
-    n = at.shape[1]
     # remap wants its maps under 32k wide: fold the list of points into rows
     rows = -(-n // REMAP_ROW)
-    grid = np.zeros((2, rows * REMAP_ROW), np.float32)
-    grid[:, :n] = at
+    used = grid[:, : rows * REMAP_ROW]
     got = cv2.remap(
-        ref, grid[0].reshape(rows, -1), grid[1].reshape(rows, -1), cv2.INTER_LINEAR
+        ref, used[0].reshape(rows, -1), used[1].reshape(rows, -1), cv2.INTER_LINEAR
     ).reshape(-1, 3)[:n]
-    at_px = np.concatenate(flat)
+    at_px = at_px[:n]
     if dst.flags.c_contiguous and got.flags.c_contiguous:
         # each pixel's channels moved as one item: ~3x cheaper than indexing rows of three
         item = np.dtype((np.void, got.itemsize * got.shape[1]))
