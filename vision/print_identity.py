@@ -171,6 +171,12 @@ class PrintDeck:
         self.stack = np.ascontiguousarray(t.transpose(0, 2, 1))  # (B, p, 25) for matmul
         self.cross = np.einsum("bkp,bjp->bkj", t, t)  # (B, 25, 25)
         self.pixels = t.shape[0] * t.shape[2]
+        # separation(k) of every island, made once (certain asks for 25 of them a reading):
+        # (25, B, 25), read-only
+        self._separations = (
+            self.energy.T[:, :, None] + self.energy[None] - 2 * self.cross.transpose(1, 0, 2)
+        )
+        self._separations.flags.writeable = False
 
     def place_unframed(self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_]) -> None:
         """Prints whose outline was not found placed on the deck's layout (in place)."""
@@ -251,8 +257,9 @@ class PrintDeck:
         return out
 
     def separation(self, k: int) -> F32:
-        """(B, 25) squared distance per block between island ``k``'s print and each other's."""
-        out: F32 = self.energy[:, k : k + 1] + self.energy - 2 * self.cross[:, k, :]
+        """(B, 25) squared distance per block between island ``k``'s print and each other's
+        (read-only)."""
+        out: F32 = self._separations[k]
         return out
 
 
