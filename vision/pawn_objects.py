@@ -114,11 +114,13 @@ def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape
 
 def _new_glare(seen: F32, exp: F32) -> NDArray[np.bool_]:
     """Pixels that are the expected card whitened: glare that came since the calibration."""
-    t = np.clip((seen[..., 0] - exp[..., 0]) / np.maximum(100.0 - exp[..., 0], 1.0), 0.0, 1.0)
-    off = np.abs(seen[..., 1:] - exp[..., 1:] * (1.0 - t)[..., None]).sum(axis=-1)
-    out: NDArray[np.bool_] = (
-        (t > 0) & (off < SHADOW_HUE) & (seen[..., 0] > exp[..., 0] + SHADOW_DROP)
-    )
+    # (channel by channel, as pawns.light_alone)
+    sl, sa, sb = seen[..., 0], seen[..., 1], seen[..., 2]
+    el, ea, eb = exp[..., 0], exp[..., 1], exp[..., 2]
+    t = np.clip((sl - el) / np.maximum(100.0 - el, 1.0), 0.0, 1.0)
+    kept = 1.0 - t
+    off = np.abs(sa - ea * kept) + np.abs(sb - eb * kept)
+    out: NDArray[np.bool_] = (t > 0) & (off < SHADOW_HUE) & (sl > el + SHADOW_DROP)
     return out
 
 
