@@ -42,6 +42,11 @@ class LightField:
         """The light's (L + 16) scale at ``there`` over that at ``here`` (board px)."""
         return float(np.exp(self.log_light(*there) - self.log_light(*here)))
 
+    def ratios(self, there: tuple[float, float], heres: list[tuple[float, float]]) -> list[float]:
+        """:meth:`ratio` of ``there`` over each of ``heres``, ``there``'s light taken once."""
+        top = self.log_light(*there)
+        return [float(np.exp(top - self.log_light(*here))) for here in heres]
+
 
 FLAT = LightField(np.zeros(5), (0.0, 0.0), 1.0)
 

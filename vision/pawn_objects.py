@@ -324,11 +324,13 @@ def _colour_name(
     """The pawn whose colour an object has (its median's, at the light there), or why none:
     one pawn's close and every other pawn's clearly further."""
     colour = _median_colour(lab, labels, s)
-    dist = np.array(
-        [
-            _colour_off(colour, learned, field.ratio((s.cx, s.cy), (float(x), float(y))))
-            for learned, (x, y) in zip(looks.colours, learned_at, strict=True)
-        ]
+    dist = _colour_offs(
+        colour,
+        looks.colours,
+        field.ratios(
+            (s.cx, s.cy),
+            [(float(x), float(y)) for _, (x, y) in zip(looks.colours, learned_at, strict=True)],
+        ),
     )
     order = np.argsort(dist)
     best, second = int(order[0]), float(dist[order[1]])
@@ -376,16 +378,26 @@ def looks_at(looks: PawnLooks, card_centres: F64) -> F64:
     return out
 
 
-def _colour_off(colour: F32, learned: F32, light: float) -> float:
-    """Lab distance of an object's median colour from a pawn's learned one under ``light``
-    (the (L + 16) scale there over that where the pawn was learned), within a little slack
-    for the field's own error."""
-    best = np.inf
-    for slack in SLACK:
-        g = light * slack
-        want = np.array([(learned[0] + 16.0) * g - 16.0, learned[1] * g, learned[2] * g])
-        best = min(best, float(np.linalg.norm(colour - want)))
-    return best
+def _colour_offs(colour: F32, learned: F32, lights: list[float]) -> F64:
+    """(pawns,) Lab distance of an object's median colour from each pawn's learned one
+    (``learned``: (pawns, 3)) under its ``lights`` (the (L + 16) scale there over that where
+    the pawn was learned), within a little slack for the field's own error.
+
+    All pawns and slacks at once, in the float32 arithmetic of one at a time, each distance
+    the square root of the BLAS dot product np.linalg.norm takes of a vector (a stacked
+    matmul of 1x3 by 3x1 calls it row by row: 0 mismatches on 100000 vectors): the same
+    values at a fifth of the cost of 15 norms."""
+    # (each light times each slack in double, rounded to float32 as a Python float meeting
+    # a float32 is)
+    g = np.array([[light * slack for slack in SLACK] for light in lights], np.float32)
+    want = np.empty((len(lights), len(SLACK), 3), np.float32)
+    want[..., 0] = (learned[:, None, 0] + 16.0) * g - 16.0
+    want[..., 1] = learned[:, None, 1] * g
+    want[..., 2] = learned[:, None, 2] * g
+    d = (colour - want).reshape(-1, 3)
+    norms = np.sqrt(np.matmul(d[:, None, :], d[:, :, None])).reshape(len(lights), -1)
+    out: F64 = norms.min(axis=1).astype(np.float64)
+    return out
 
 
 CLOSE_PX = 3  # half-res px: the gaps light leaves inside a pawn (+7 pawns on the four tuning sets)
