@@ -695,7 +695,8 @@ def _novelty(seen: F32, expected: F32, x: float, y: float) -> float:
     over the seen pixels of the Lab distance to the nearest expected colour within
     ``NOVEL_REACH`` board px beyond the window."""
     _, near = _around(expected, expected, x, y, UNSURE_WINDOW + NOVEL_REACH)
-    dist = np.linalg.norm(seen[:, None, :] - near[None, :, :], axis=2).min(axis=1)
+    # (colour_distance: np.linalg.norm's values, at half its cost on these ~40k pairs)
+    dist = colour_distance(seen[:, None, :], near[None, :, :]).min(axis=1)
     return float(np.median(dist))
 
 
