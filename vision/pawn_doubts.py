@@ -19,7 +19,7 @@ from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
 from .pawns import cell_of
-from .pixels import components
+from .pixels import components, percentile_below
 
 U8 = NDArray[Any]
 F32 = NDArray[Any]
@@ -68,7 +68,7 @@ def unexplained_cells(
                 continue
         inside_blob = labels[y0 : y0 + h, x0 : x0 + w] == k
         change = res[::2, ::2][y0 : y0 + h, x0 : x0 + w][inside_blob]
-        if float(np.percentile(change, 90)) < UNEXPLAINED_STRONG:
+        if percentile_below(change, 90, UNEXPLAINED_STRONG):
             continue  # a faint change all over: light or a card's art a little off
         cx, cy = 2.0 * float(cents[k][0]) + 0.5, 2.0 * float(cents[k][1]) + 0.5
         for x, y in ((cx, cy), (cx - offset[0], cy - offset[1])):

@@ -40,7 +40,7 @@ from .pawns import (
     light_alone,
     see_through,
 )
-from .pixels import colour_distance, components
+from .pixels import colour_distance, components, percentile_below
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -303,7 +303,7 @@ def _verdict(
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
     change = colour_distance(lab[::2, ::2][box], expected[::2, ::2][box])
-    if float(np.percentile(change[inside], 90)) < STRONG:
+    if percentile_below(change[inside], 90, STRONG):
         return Verdict(best, False, f"faint ({name})")
     if see_through(lab, expected, inside, s.x0, s.y0) > SEE_THROUGH:
         return Verdict(best, False, f"card shows through ({name})")

