@@ -38,15 +38,32 @@ def table_ring(geometry: BoardGeometry) -> NDArray[np.bool_]:
     return ring
 
 
-def match_exposure(lab: F32, ref: F32, ring: NDArray[np.bool_]) -> F32 | None:
-    """``lab`` with the table's exposure and colour matched to ``ref``'s, or None when the
-    table shows too little (too dark, too bright, or a ring too narrow) to measure them."""
-    seen = lab[::3, ::3][ring[::3, ::3]]
-    then = ref[::3, ::3][ring[::3, ::3]]
+def table_pixels(ref: F32, ring: NDArray[np.bool_]) -> tuple[NDArray[np.intp], F32]:
+    """The ring's pixels that measure the light (a third of them each way, neither clipped
+    nor noise-bound in ``ref``): their flat indices in the board, in row order, and
+    ``ref``'s Lab there. The same for every reading of a profile."""
+    w = ring.shape[1]
+    ys, xs = np.nonzero(ring[::3, ::3])
+    idx = 3 * ys * w + 3 * xs
+    then = ref.reshape(-1, 3)[idx]
     usable = (then[:, 0] > DARKEST) & (then[:, 0] < LIGHTEST)
-    if int(usable.sum()) < MIN_PIXELS:
+    return idx[usable], then[usable]
+
+
+def match_exposure(
+    lab: F32,
+    ref: F32,
+    ring: NDArray[np.bool_],
+    table: tuple[NDArray[np.intp], F32] | None = None,
+) -> F32 | None:
+    """``lab`` with the table's exposure and colour matched to ``ref``'s, or None when the
+    table shows too little (too dark, too bright, or a ring too narrow) to measure them.
+
+    ``table``, if given, is :func:`table_pixels` of ``ref`` and ``ring`` (made once)."""
+    idx, then = table_pixels(ref, ring) if table is None else table
+    if len(idx) < MIN_PIXELS:
         return None
-    seen, then = seen[usable], then[usable]
+    seen = lab.reshape(-1, 3)[idx]
     gain = float(np.median((seen[:, 0] + 16.0) / (then[:, 0] + 16.0)))
     if not MIN_GAIN <= gain <= MAX_GAIN:
         return None  # a light changed this much is no exposure drift: the cards decide

@@ -29,7 +29,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import cut_prints, print_maps
-from .exposure import match_exposure, table_ring
+from .exposure import match_exposure, table_pixels, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
 from .hand import hand_outside, hand_reach, table_grain
@@ -92,6 +92,8 @@ class _Cache:
         self.ref_blur: F32 | None = None
         self.ref_grain: tuple[F32, F32] | None = None
         self.ring: NDArray[np.bool_] | None = None  # the bare table around the grid
+        # its pixels that measure the light, and the calibration board there
+        self.table: tuple[NDArray[np.intp], F32] | None = None
 
 
 _cache = _Cache()
@@ -135,6 +137,7 @@ def _refresh(profile: Profile) -> None:
     _cache.ref_blur = residual_blur(_cache.lab[::2, ::2])
     _cache.ref_grain = table_grain(_cache.lab)
     _cache.ring = table_ring(profile.geometry)
+    _cache.table = table_pixels(_cache.lab, _cache.ring)
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
@@ -211,7 +214,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     assert _cache.ring is not None
     # The light matched on the bare table around the grid (fixed pixels); on the cards'
     # quartiles only when the table cannot tell (see exposure.py)
-    matched = match_exposure(lab, ref, _cache.ring)
+    matched = match_exposure(lab, ref, _cache.ring, _cache.table)
     lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles) if matched is None else matched
     # A hand or an arm reaching in: the cards it may hide are found once the objects mask
     # is made (below); the rest of the table reads as usual.
