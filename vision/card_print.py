@@ -110,18 +110,13 @@ def _footprint(
     """(x0, y0, x1, y1): the photo pixels that warping ``dsize`` prints along ``maps`` (print
     to photo) samples, bilinear taps and a pixel's slack included, within the photo."""
     w, h = dsize
-    H, W = shape[0], shape[1]
-    if not maps:
-        return 0, 0, W, H
     corners = np.array([[0, 0, 1], [w - 1, 0, 1], [w - 1, h - 1, 1], [0, h - 1, 1]], np.float64)
     # (a homography maps the print's rectangle onto a convex quad: its corners bound it)
     p = np.einsum("mij,cj->mci", np.asarray(maps, np.float64), corners)
-    if not (np.isfinite(p).all() and ((p[..., 2] > 0).all() or (p[..., 2] < 0).all())):
-        return 0, 0, W, H  # (a degenerate map, or one seeing its print edge on: all of it)
-    # (clipped near the photo first: what lies further off samples its edge all the same)
-    xy = np.clip(p[..., :2] / p[..., 2:], -8.0, float(max(W, H) + 8))
+    xy = p[..., :2] / p[..., 2:]
     lo = np.floor(xy.min(axis=(0, 1))).astype(np.intp) - 2
     hi = np.ceil(xy.max(axis=(0, 1))).astype(np.intp) + 3
+    H, W = shape[0], shape[1]
     # (clamped so that the photo's nearest edge stays in: prints reaching beyond it sample
     # its edge pixels, which BORDER_REPLICATE repeats)
     x0, y0 = min(max(0, int(lo[0])), W - 1), min(max(0, int(lo[1])), H - 1)
