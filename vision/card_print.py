@@ -91,36 +91,13 @@ def cut_prints(photo_bgr: U8, maps: list[F64], size: tuple[int, int]) -> U8:
     w, h = size
     dsize = (w + 2 * PAD, h + 2 * PAD)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    # One grey conversion of the photo costs less than converting 25 colour crops; of the
-    # part the prints are cut from only (a third of the EVAL photos), the rest left
-    # unset: the warps read no pixel outside it, so the prints are the same.
-    x0, y0, x1, y1 = _footprint(maps, dsize, photo_bgr.shape[:2])
-    grey = np.empty(photo_bgr.shape[:2], np.uint8)
-    cv2.cvtColor(photo_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY, dst=grey[y0:y1, x0:x1])
+    # One grey conversion of the photo costs less than converting 25 colour crops.
+    grey = cv2.cvtColor(photo_bgr, cv2.COLOR_BGR2GRAY)
     out = [
         cv2.warpPerspective(grey, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
         for m in maps
     ]
     return np.stack(out)
-
-
-def _footprint(
-    maps: list[F64], dsize: tuple[int, int], shape: tuple[int, ...]
-) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1): the photo pixels that warping ``dsize`` prints along ``maps`` (print
-    to photo) samples, bilinear taps and a pixel's slack included, within the photo."""
-    w, h = dsize
-    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [w - 1, h - 1, 1], [0, h - 1, 1]], np.float64)
-    # (a homography maps the print's rectangle onto a convex quad: its corners bound it)
-    p = np.einsum("mij,cj->mci", np.asarray(maps, np.float64), corners)
-    xy = p[..., :2] / p[..., 2:]
-    lo = np.floor(xy.min(axis=(0, 1))).astype(np.intp) - 2
-    hi = np.ceil(xy.max(axis=(0, 1))).astype(np.intp) + 3
-    H, W = shape[0], shape[1]
-    # (clamped so that the photo's nearest edge stays in: prints reaching beyond it sample
-    # its edge pixels, which BORDER_REPLICATE repeats)
-    x0, y0 = min(max(0, int(lo[0])), W - 1), min(max(0, int(lo[1])), H - 1)
-    return x0, y0, max(min(W, int(hi[0])), x0 + 1), max(min(H, int(hi[1])), y0 + 1)
 
 
 def detail(prints: U8) -> F32:
