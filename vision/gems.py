@@ -173,6 +173,10 @@ def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float) -> st
         return "fill"
     if light >= GEM_MAX_L:
         return "light"
+    if float(patch[:, 0].std()) < FLAT_GEM and float(patch[:, 0].max()) - light < FLAT_GLOSS:
+        # Printed red, not a solid: a gem shades and shines under any light (fresh deck
+        # 9035: island 24's red art, cut from a pink blob, a phantom in three photos)
+        return "flat"
     if _glare_gone(patch, under):
         return "glare gone"
     if ma - float(under[:, 1].mean()) < GEM_REDDER:
@@ -225,6 +229,10 @@ def _glare_gone(patch: F32, under: F32) -> bool:
     return float(np.median(under[:, 0] - patch[:, 0])) > GLARE_DROP
 
 
+FLAT_GEM = 0.9  # L spread (std) under which a red blob is paint (gems in a dim room on DEV
+# seeds 5 and 22 and fresh 3000-3999: 1.4 and up; deck 9035's art 0.2-0.4, 3023's 0.5)...
+FLAT_GLOSS = 1.4  # ...unless its highlight stands this far (L) above its mean (gems: 1.9 up;
+# the paint: 0.9 at most)
 FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem...
 GLARE_L = 85.0  # ...where the calibration photo was near white (glare; a gem's core in a dim
 # room is flat too, on cards of L 35-46: DEV 6 and 10, five gems lost without this)...

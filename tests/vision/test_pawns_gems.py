@@ -101,8 +101,9 @@ def test_a_red_blob_is_a_gem_but_pink_art_and_purple_are_not() -> None:
         ((45.0, 35.0, 40.0), False),  # orange
     ):
         lab = expected.copy()
-        x, y = g.cell_centre((2, 3))
-        lab[round(y) - 3 : round(y) + 3, round(x) - 4 : round(x) + 4] = colour
+        x, y = (round(v) for v in g.cell_centre((2, 3)))
+        lab[y - 3 : y + 3, x - 4 : x + 4] = colour
+        lab[y - 1 : y + 1, x - 1 : x + 1, 0] += 12.0  # a gem's highlight (the rest fail on hue)
         mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
         gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
         assert (gems == [(2, 3)]) is is_gem, colour
@@ -127,7 +128,8 @@ def test_a_gem_the_objects_mask_left_out_is_still_found() -> None:
     # above a small gem's blurred change (fresh deck 3044: 12 gems missed silently), yet
     # the gem is far redder than the card expected under it.
     gem = (slice(-3, 3), slice(-4, 4), (50.0, 60.0, 30.0))
-    assert _unmasked_gems((58.0, 14.0, 36.0), [gem]) == [(0, 1)]
+    highlight = (slice(-1, 1), slice(-1, 1), (62.0, 60.0, 30.0))
+    assert _unmasked_gems((58.0, 14.0, 36.0), [gem, highlight]) == [(0, 1)]
 
 
 def test_a_gem_on_pink_art_the_objects_mask_left_out_is_still_found() -> None:
@@ -184,6 +186,23 @@ def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
         gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
         assert (gems == [(4, 3)]) is is_gem, colour
         assert is_gem or doubts == [(4, 3)]
+
+
+def test_flat_red_paint_is_no_gem_but_a_gem_shading_and_shining_is() -> None:
+    # Island 24 of fresh deck 9035: red art (L std 0.2-0.4, no highlight) on a pale pink
+    # card, redder than the card expected there, cut from a pink blob as a gem: a phantom
+    # in three photos. A gem is a solid: it shades, and it shines.
+    g = _geometry()
+    expected = _board((81.0, 12.0, -4.0))
+    x, y = (round(v) for v in g.cell_centre((1, 1)))
+    for gloss, is_gem in ((0.0, False), (8.0, True)):
+        lab = expected.copy()
+        lab[y - 4 : y + 4, x - 4 : x + 4] = (65.0, 31.0, 6.5)
+        lab[y - 1 : y + 1, x - 1 : x + 1, 0] += gloss
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
+        assert (gems == [(1, 1)]) is is_gem, gloss
+        assert is_gem or doubts == [(1, 1)]
 
 
 def test_red_art_where_the_calibration_had_glare_is_no_gem() -> None:
@@ -401,6 +420,7 @@ def _pawn_over_red(body: tuple[float, float, float]) -> tuple[list, list, np.nda
     x, y = (round(v) for v in g.cell_centre((2, 3)))
     lab[y - 7 : y + 7, x - 6 : x + 6] = body
     lab[y + 7 : y + 13, x - 4 : x + 4] = (45.0, 40.0, 22.0)
+    lab[y + 9 : y + 11, x - 1 : x + 1, 0] += 12.0  # its highlight
     mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
     gem_px = np.zeros_like(mask)
     colours = np.zeros((5, 3), np.float32)
