@@ -33,6 +33,7 @@ from .board import BoardGeometry
 from .light_field import LightField
 from .pawns import (
     BORDER,
+    GREYS,
     SHADOW_DROP,
     SHADOW_HUE,
     cell_of,
@@ -134,9 +135,10 @@ def learn_looks(
 
     A pawn with no object there, or whose object's colour lies nearer another pawn's
     learned colour than its own (the card or glare took most of it: DEV seed 22 session 10,
-    Borea's object the green card's), keeps its colour blob's colour. It is given the
-    median area of the others' objects when at least ``LEARNED_FOR_AREA`` were learned (the
-    pawns are of one size); otherwise area 0, and the second look never names it.
+    Borea's object the green card's), keeps its colour blob's colour. A coloured pawn is
+    given the median area of the others' objects when at least ``LEARNED_FOR_AREA`` were
+    learned (the pawns are of one size); otherwise, and for the grey pawns, area 0: the
+    second look never names it.
     """
     blobs = centres[: len(offsets)] + offsets
     labels, shapes = objects(lab, ref, mask)
@@ -159,10 +161,14 @@ def learn_looks(
         where[i] = (shape.cx, shape.cy)
     # A pawn standing on a card of nearly its own colour leaves only its shadow and rim in
     # the residual at calibration (fresh deck 4027: purple Skyron on purple art, missed
-    # in every photo after); in a reading, on another card, its whole object shows.
+    # in every photo after); in a reading, on another card, its whole object shows. Not
+    # the grey pawns: their blobs' colours are what shadows and glare look like (EVAL:
+    # Austro placed a cell off, Borea a phantom, when they borrowed a size).
     learned = areas[areas > 0]
     if len(learned) >= LEARNED_FOR_AREA:
-        areas[areas <= 0] = float(np.median(learned))
+        for i, spirit in enumerate(CALIBRATION_ORDER[: len(areas)]):
+            if areas[i] <= 0 and spirit not in GREYS:
+                areas[i] = float(np.median(learned))
     return PawnLooks(looks, areas, where - centres[: len(offsets)])
 
 

@@ -228,6 +228,12 @@ def test_with_most_pawns_unseen_at_calibration_none_borrows_a_size() -> None:
     assert (looks.areas[1:4] == 0).all()
 
 
+def test_a_grey_pawn_unseen_at_calibration_borrows_no_size() -> None:
+    # Shadows and glare look like Borea and Austro: their looks are their own objects only
+    assert _calibration_looks([1, 2, 3, 4]).areas[0] == 0
+    assert _calibration_looks([0, 1, 2, 3]).areas[4] == 0
+
+
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     # The first look placed Borea on an object whose median is plainly Austro's dark grey
     # (the dark pawn's lit facets read as the white one: DEV seed 5 #127).
