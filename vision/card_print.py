@@ -54,6 +54,12 @@ FAR_OVER = 1.25
 # neighbour), and which of the two frames the card is a guess.
 TIE = 0.9
 TIE_APART = 3
+# A deck whose cards have a thin light border and then a coloured frame has two outlines a
+# frame's width apart, and which is the stronger depends on the frame's colour against
+# the table (fresh designs 9032: 6-9 print px, on a quarter of the cards). The next
+# alignment at least TIE_APART px from the best that matches at least ALT_PEAK of it is
+# kept as the card's second candidate; its print then decides (print_identity.evidence).
+ALT_PEAK = 0.5
 
 
 def print_size(quads: F64, geometry: BoardGeometry) -> tuple[int, int]:
@@ -171,6 +177,9 @@ class Registration:
     shift: NDArray[np.intp]  # (cards, 2) print px (dx, dy) off its calibrated place
     found: NDArray[np.bool_]  # (cards,) a clear match of the deck's outline, inside the reach
     strength: F32  # (cards,) the weaker axis's match, as a share of the deck's own
+    # (cards, 2) per axis, the second-best alignment (a local peak, ALT_PEAK of the best at
+    # least, inside the reach), or the best where there is none
+    alt: NDArray[np.intp]
 
 
 def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Registration:
@@ -185,7 +194,7 @@ def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Re
     """
     cols, rows = edge_profiles(prints)
     found = np.ones(len(prints), bool)
-    shift, strength = [], []
+    shift, strength, alt = [], [], []
     for profiles, ref in ((cols, ref_cols), (rows, ref_rows)):
         sc = _scores(profiles, ref, reach)
         d = np.argmax(sc, axis=1)
@@ -195,11 +204,29 @@ def register(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> Re
         found &= ~_tied(sc, d) & ~_beyond(profiles, ref, reach)
         shift.append(d - reach)
         strength.append(best / max(own, 1e-6))
+        alt.append(_second_peak(sc, d) - reach)
     return Registration(
         shift=np.stack(shift, axis=1).astype(np.intp),
         found=found,
         strength=np.minimum(*strength).astype(np.float32),
+        alt=np.stack(alt, axis=1).astype(np.intp),
     )
+
+
+def _second_peak(scores: F32, best: NDArray[np.intp]) -> NDArray[np.intp]:
+    """(cards,) the best local peak ``TIE_APART`` px or more from ``best`` that matches at
+    least ``ALT_PEAK`` of it and lies strictly inside the reach; ``best`` where none does."""
+    n = scores.shape[1]
+    d = np.arange(n)
+    peak = np.zeros(scores.shape, bool)
+    peak[:, 1:-1] = (scores[:, 1:-1] >= scores[:, :-2]) & (scores[:, 1:-1] >= scores[:, 2:])
+    top = scores[np.arange(len(best)), best]
+    ok = peak & (np.abs(d[None, :] - best[:, None]) >= TIE_APART)
+    ok &= (scores >= ALT_PEAK * top[:, None]) & (top[:, None] > 0)
+    masked = np.where(ok, scores, -np.inf)
+    second = np.argmax(masked, axis=1)
+    out: NDArray[np.intp] = np.where(ok.any(axis=1), second, best)
+    return out
 
 
 def weakest_sides(

@@ -110,6 +110,7 @@ class Evidence:
     block_px: int  # pixels per block
     framed: NDArray[np.bool_]  # (cells,) the card's outline was found (else: in doubt)
     outline: F32  # (cells,) how well its outline matched the deck's (share of the deck's own)
+    at: NDArray[np.intp]  # (cells, islands, 2) the alignment (dx, dy) each pairing was compared at
 
 
 class PrintDeck:
@@ -203,9 +204,45 @@ class PrintDeck:
         # A card whose outline was not found (faint sides, a textured table, a pawn's shadow
         # over its edge) is placed on the deck's shared print instead, if it clearly matches
         self.place_unframed(soft, shift, framed)
+        nb = BLOCKS[0] * BLOCKS[1]
+        err = self._misfits(soft, shift)  # (n, 25, S, B)
+        total = np.sort(err, axis=3)[..., : nb - DROP].sum(axis=3)
+        at = np.repeat(shift[:, None, :], err.shape[1], axis=1)  # (n, 25, 2)
+        # A card with a second outline nearly as good (a frame inside its border) is also
+        # compared there; each island keeps the alignment its own print fits best, so that
+        # a card framed by its inner outline now and its outer one at calibration (or the
+        # other way round) still meets its island's print.
+        # (not a card placed on the layout: its outline's peaks are not where it lies)
+        alt = np.where((shift == reg.shift).all(axis=1)[:, None], reg.alt, shift)
+        for cells, moved in _second_alignments(shift, alt):
+            e2 = self._misfits(soft[cells], moved)
+            t2 = np.sort(e2, axis=3)[..., : nb - DROP].sum(axis=3)
+            better = t2.min(axis=2) < total[cells].min(axis=2)  # (m, 25)
+            rows, isl = np.nonzero(better)
+            err[cells[rows], isl] = e2[rows, isl]
+            total[cells[rows], isl] = t2[rows, isl]
+            at[cells[rows], isl] = moved[rows]
+        best = np.argmin(total, axis=2)
+        n = len(prints)
+        ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
+        p = self.block[0] * self.block[1]
+        ev = Evidence(
+            cost=(total[ii, kk, best] / float((nb - DROP) * p)).astype(np.float32),
+            block_err=err,
+            best=best,
+            block_px=p,
+            framed=framed,
+            outline=reg.strength,
+            at=at,
+        )
+        return ev, shift
+
+    def _misfits(self, soft: F32, shift: NDArray[np.intp]) -> F32:
+        """(cells, 25, shifts, blocks) squared misfit of each block of each cell's window
+        (at ``shift``, give or take ``REACH`` print px) against each island's print."""
         w, h = self.size
         x0, y0 = self.origin
-        n = len(prints)
+        n = len(soft)
         s = 2 * REACH + 1
         # Each cell normalised once, on its aligned window (its shifted windows overlap
         # it almost wholly), then its blocks at every shift copied straight into place:
@@ -235,19 +272,8 @@ class PrintDeck:
         dots = np.stack([blocks[b] @ self.stack[b] for b in range(nb)])  # (B, nS, 25)
         c2 = np.einsum("bnp,bnp->bn", blocks, blocks)
         err = c2[:, :, None] + self.energy[:, None, :] - 2 * dots
-        err = err.reshape(nb, n, s * s, -1).transpose(1, 3, 2, 0)  # (n, 25, S, B)
-        total = np.sort(err, axis=3)[..., : nb - DROP].sum(axis=3)
-        best = np.argmin(total, axis=2)
-        ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
-        ev = Evidence(
-            cost=(total[ii, kk, best] / float((nb - DROP) * p)).astype(np.float32),
-            block_err=err,
-            best=best,
-            block_px=p,
-            framed=framed,
-            outline=reg.strength,
-        )
-        return ev, shift
+        out: F32 = err.reshape(nb, n, s * s, -1).transpose(1, 3, 2, 0)  # (n, 25, S, B)
+        return out
 
     def separation_matrix(self) -> F32:
         """(25, 25) mean squared difference per pixel between every two islands' prints
@@ -269,6 +295,21 @@ class Layout:
 
     mean: F32  # (h, w) the compared window's mean detail
     typical: float  # how well a framed print matches the others' mean (median correlation)
+
+
+def _second_alignments(
+    shift: NDArray[np.intp], alt: NDArray[np.intp]
+) -> list[tuple[NDArray[np.intp], NDArray[np.intp]]]:
+    """The cells with a second outline, and where it puts them: its x, its y, then both
+    (each as (cells, (m, 2) shifts), the cells whose candidate differs from ``shift``)."""
+    second = alt != shift  # (cells, 2) which axes have a second outline
+    out = []
+    for use in ((True, False), (False, True), (True, True)):
+        axes = np.array(use)
+        cells = np.flatnonzero((second[:, axes]).all(axis=1))
+        if len(cells):
+            out.append((cells, np.where(axes, alt[cells], shift[cells])))
+    return out
 
 
 def learn_layout(

@@ -228,6 +228,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # deck's outline and compared with the 25 learned prints; its colours taken where it
     # lies now.
     ev, shift = deck.evidence(cut_prints(image, _cache.maps, deck.card))
+    # (the colours are taken at the outline's best alignment, before the islands are chosen)
     moved = shift.astype(np.float64) * _cache.board_per_print
     centres = profile.card_centres + moved
     # where each island's card lay in the solved photo, off its calibrated corners
@@ -238,6 +239,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     cost = ev.cost + COLOUR_WEIGHT * colour
     choice = assignment.solve(cost)
     idx = np.arange(len(choice))
+    # where each card lies is where its island's print was met (a card with two outlines
+    # was compared at both)
+    moved = ev.at[idx, choice].astype(np.float64) * _cache.board_per_print
+    centres = profile.card_centres + moved
     own_print = ev.cost[idx, choice]
     own = colour[idx, choice]
     # Hidden: neither its colours nor its print match its island (a pawn or a gem spoils

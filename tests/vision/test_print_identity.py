@@ -127,6 +127,31 @@ def test_a_card_without_a_visible_outline_is_placed_on_the_decks_layout() -> Non
     assert not ev.framed[0]
 
 
+def _double_edged(island: int, seed: int) -> np.ndarray:
+    """Island ``island``'s card in place, with a second outline 7 px right of its own and
+    stronger (a frame inside its border, lit so that its inner edge stands out): a darker
+    strip inside its left side, a lighter one beyond its right side."""
+    img = _print(island, seed=seed).astype(np.int16)
+    mid = slice(PAD + 2, PAD + H - 2)
+    img[mid, PAD : PAD + 7] -= 105  # 50 | 110 | 215: steps of 60, then 105
+    img[mid, PAD + W : PAD + W + 7] += 105  # 215 | 155 | 50
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_card_whose_inner_outline_is_the_stronger_is_still_met_at_its_outer_one(
+    deck: PrintDeck,
+) -> None:
+    # The outline's best alignment frames the card 7 px right, on its inner edge; the
+    # second best, its own, is compared too, and its island keeps the one it fits.
+    prints = np.stack([_double_edged(9, seed=41), _print(10, seed=42)])
+    ev, shift = deck.evidence(prints)
+    assert shift[0].tolist() == [7, 0]
+    assert ev.at[0, 8].tolist() == [0, 0]
+    assert ev.cost[0, 8] < POOR_FIT and int(np.argmin(ev.cost[0])) == 8
+    # a card with a single outline is compared where it lies, for every island
+    assert (ev.at[1] == [0, 0]).all() and int(np.argmin(ev.cost[1])) == 9
+
+
 def _smudged(island: int, seed: int) -> np.ndarray:
     """Island ``island``'s card, its middle under a flat patch (a pawn, glare)."""
     p = _print(island, seed=seed)
