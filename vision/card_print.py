@@ -229,6 +229,20 @@ def _second_peak(scores: F32, best: NDArray[np.intp]) -> NDArray[np.intp]:
     return out
 
 
+def side_matches(prints: U8, ref_cols: F32, ref_rows: F32, reach: int = REACH) -> F32:
+    """(cards, 4, 2 reach + 1): how well each of a print's sides (left, right, top,
+    bottom) matches the deck's at each shift -reach..reach, as a share of the deck's own
+    side."""
+    cols, rows = edge_profiles(prints)
+    sides = []
+    for profiles, ref in ((cols, ref_cols), (rows, ref_rows)):
+        for side in (0, 1):
+            one = _scores(profiles, ref, reach, side=side)
+            sides.append(one / max(_self_score(ref, reach, side=side), 1e-6))
+    out: F32 = np.stack(sides, axis=1)
+    return out
+
+
 def weakest_sides(
     prints: U8, ref_cols: F32, ref_rows: F32, shift: NDArray[np.intp], reach: int = REACH
 ) -> F32:
@@ -238,15 +252,10 @@ def weakest_sides(
     An axis can match well on one side alone: a neighbour's edge where the card's should
     be, and nothing where its other side should be.
     """
-    cols, rows = edge_profiles(prints)
+    sides = side_matches(prints, ref_cols, ref_rows, reach)
     every = np.arange(len(prints))
-    sides = []
-    for axis, (profiles, ref) in enumerate(((cols, ref_cols), (rows, ref_rows))):
-        d = shift[:, axis] + reach
-        for side in (0, 1):
-            one = _scores(profiles, ref, reach, side=side)
-            sides.append(one[every, d] / max(_self_score(ref, reach, side=side), 1e-6))
-    out: F32 = np.min(sides, axis=0)
+    at = [sides[every, s, shift[:, s // 2] + reach] for s in range(4)]
+    out: F32 = np.min(at, axis=0)
     return out
 
 

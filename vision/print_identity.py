@@ -29,6 +29,7 @@ from .card_print import (
     medoid,
     outline_at_sides,
     register,
+    side_matches,
     weakest_sides,
 )
 from .pixels import strided
@@ -98,6 +99,17 @@ LAYOUT_LEARN = 15
 REACH_LAYOUT = 9
 LAYOUT_MATCH = 0.8
 LAYOUT_TIE = 0.9
+# ...or at least LAYOUT_NEAR of that median where three of the card's four sides match the
+# deck's, SIDE_SEEN of its own at least, within a print px: a card whose band or frame is
+# as dark as the table on one side has that side missing (its axis then matches nowhere),
+# and the other three sides and its print agree on where it lies (fresh design 4038: its
+# five blue cards matched the layout 0.20-0.36 against a median of 0.58; their other
+# sides 0.53-1.85 of the deck's there). At calibration only within OFF_PX of the card's
+# corners: a grid fit whose corners are off must not pass for as good as a right one
+# (fresh design 2007: a rigid fit's card 8 px off so placed made it win the free fit, and
+# 11 more cells of its six photos were left null).
+LAYOUT_NEAR = 0.3
+SIDE_SEEN = 0.5
 
 
 @dataclass(frozen=True)
@@ -159,7 +171,11 @@ class PrintDeck:
         sides = weakest_sides(prints, self.ref_cols, self.ref_rows, reg.shift)
         self.framed: NDArray[np.bool_] = self.outline_framed & (sides >= ONE_SIDE)
         self.layout = learn_layout(soft, shift, self.framed, self)
-        self.place_unframed(soft, shift, self.framed)
+        # (not on its sides a print whose outline matched but for one side: it was framed
+        # on something beside it, ONE_SIDE above, and its sides would vouch for that)
+        self.place_unframed(
+            prints, soft, shift, self.framed, near=OFF_PX, by_sides=~self.outline_framed
+        )
         self.shifts = shift
         win = np.stack(
             [
@@ -179,12 +195,25 @@ class PrintDeck:
         )
         self._separations.flags.writeable = False
 
-    def place_unframed(self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_]) -> None:
-        """Prints whose outline was not found placed on the deck's layout (in place)."""
-        if self.layout is None:
+    def place_unframed(
+        self,
+        prints: U8,
+        soft: F32,
+        shift: NDArray[np.intp],
+        framed: NDArray[np.bool_],
+        near: int | None = None,
+        by_sides: NDArray[np.bool_] | None = None,
+    ) -> None:
+        """Prints whose outline was not found placed on the deck's layout (in place); on
+        their sides too (only ``by_sides`` ones, if given) within ``near`` print px of
+        their corners, if given."""
+        if self.layout is None or framed.all():
             return
-        for i in np.flatnonzero(~framed):
-            placed = place_on_layout(soft[i], self.layout, self)
+        unframed = np.flatnonzero(~framed)
+        sides = side_matches(prints[unframed], self.ref_cols, self.ref_rows)
+        for i, seen in zip(unframed, sides, strict=True):
+            vouch = seen if by_sides is None or by_sides[i] else None
+            placed = place_on_layout(soft[i], self.layout, self, vouch, near)
             if placed is not None:
                 shift[i] = placed
                 framed[i] = True
@@ -203,7 +232,7 @@ class PrintDeck:
         soft = detail(prints)
         # A card whose outline was not found (faint sides, a textured table, a pawn's shadow
         # over its edge) is placed on the deck's shared print instead, if it clearly matches
-        self.place_unframed(soft, shift, framed)
+        self.place_unframed(prints, soft, shift, framed)
         nb = BLOCKS[0] * BLOCKS[1]
         err = self._misfits(soft, shift)  # (n, 25, S, B)
         total = np.sort(err, axis=3)[..., : nb - DROP].sum(axis=3)
@@ -327,11 +356,20 @@ def learn_layout(
     return Layout(mean=(total / n).astype(np.float32), typical=float(np.median(own)))
 
 
-def place_on_layout(soft: F32, layout: Layout, deck: PrintDeck) -> tuple[int, int] | None:
+def place_on_layout(
+    soft: F32,
+    layout: Layout,
+    deck: PrintDeck,
+    sides: F32 | None = None,
+    near: int | None = None,
+) -> tuple[int, int] | None:
     """Where one print's detail matches the deck's layout: (dx, dy) print px off its
     corners, or None when the match is not as clear as the framed prints' own
     (``LAYOUT_MATCH`` of their median, ``LAYOUT_TIE`` over any match 3 px or more away) or
-    lies at the edge of the reach."""
+    lies at the edge of the reach. Where three of its four ``sides`` (as
+    :func:`.card_print.side_matches` gives them) match there, ``LAYOUT_NEAR`` of the
+    median is enough, two cues having found it (within ``near`` px of its corners, if
+    given)."""
     w, h = deck.size
     x0, y0 = deck.origin
     r = REACH_LAYOUT
@@ -342,9 +380,26 @@ def place_on_layout(soft: F32, layout: Layout, deck: PrintDeck) -> tuple[int, in
     yy, xx = np.mgrid[: score.shape[0], : score.shape[1]]
     rival = float(score[np.maximum(np.abs(yy - dy), np.abs(xx - dx)) >= 3].max())
     inside = 0 < dy < 2 * r and 0 < dx < 2 * r
-    if inside and best >= LAYOUT_MATCH * layout.typical and rival < LAYOUT_TIE * best:
-        return int(dx) - r, int(dy) - r
-    return None
+    if not inside or rival >= LAYOUT_TIE * best:
+        return None
+    place = int(dx) - r, int(dy) - r
+    need = LAYOUT_MATCH
+    close = near is None or max(abs(place[0]), abs(place[1])) <= near
+    if sides is not None and close and _sides_seen(sides, place) >= 3:
+        need = LAYOUT_NEAR
+    return place if best >= need * layout.typical else None
+
+
+def _sides_seen(sides: F32, place: tuple[int, int]) -> int:
+    """How many of a card's four sides match the deck's ``SIDE_SEEN`` or better within a
+    print px of ``place`` (``sides``: (4, shifts), left, right, top, bottom)."""
+    r = (sides.shape[1] - 1) // 2
+    seen = 0
+    for s in range(4):
+        d = place[s // 2] + r
+        if 0 <= d < sides.shape[1] and float(sides[s, max(d - 1, 0) : d + 2].max()) >= SIDE_SEEN:
+            seen += 1
+    return seen
 
 
 def _ncc(a: F32, b: F32) -> float:

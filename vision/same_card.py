@@ -51,7 +51,7 @@ def card_looks(prints: U8, deck: PrintDeck) -> CardLooks:
     reg = register(prints, deck.ref_cols, deck.ref_rows)
     soft = detail(prints)
     shift, framed = reg.shift.copy(), reg.found.copy()
-    deck.place_unframed(soft, shift, framed)  # the deck's layout frames faint outlines
+    deck.place_unframed(prints, soft, shift, framed)  # the deck's layout frames faint outlines
     return CardLooks(soft=soft, shift=shift, framed=framed)
 
 

@@ -10,7 +10,16 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.vision.card_print import PAD, align, edge_profiles, outline_at_sides
-from zefiria.vision.print_identity import POOR_FIT, PrintDeck, certain
+from zefiria.vision.print_identity import (
+    LAYOUT_MATCH,
+    LAYOUT_NEAR,
+    POOR_FIT,
+    SIDE_SEEN,
+    Layout,
+    PrintDeck,
+    certain,
+    place_on_layout,
+)
 
 W, H = 70, 96  # a card's print, px
 
@@ -150,6 +159,50 @@ def test_a_card_whose_inner_outline_is_the_stronger_is_still_met_at_its_outer_on
     assert ev.cost[0, 8] < POOR_FIT and int(np.argmin(ev.cost[0])) == 8
     # a card with a single outline is compared where it lies, for every island
     assert (ev.at[1] == [0, 0]).all() and int(np.argmin(ev.cost[1])) == 9
+
+
+def _faint_match(deck: PrintDeck, dx: int, dy: int) -> tuple[np.ndarray, Layout]:
+    """A print's detail that matches a layout (typical match 0.6) best at (dx, dy), but
+    only faintly: between LAYOUT_NEAR and LAYOUT_MATCH of the typical match."""
+    rng = np.random.default_rng(5)
+    w, h = deck.size
+    x0, y0 = deck.origin
+    mean = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 2.0)
+    mean /= mean.std()
+    soft = rng.normal(0, 2.2, (H + 2 * PAD, W + 2 * PAD)).astype(np.float32)
+    soft[y0 + dy : y0 + dy + h, x0 + dx : x0 + dx + w] += mean
+    layout = Layout(mean=mean, typical=0.6)
+    score = cv2.matchTemplate(soft[y0 + dy : y0 + dy + h, x0 + dx : x0 + dx + w], mean, 5)
+    assert LAYOUT_NEAR * 0.6 < float(score.max()) < LAYOUT_MATCH * 0.6
+    return soft, layout
+
+
+def _sides_seen_at(d: tuple[int, int], seen: int) -> np.ndarray:
+    """(4, 19) side matches: the first ``seen`` sides (left, right, top, bottom) match the
+    deck's well at shift ``d``, the others nowhere (a side as dark as the table)."""
+    sides = np.full((4, 19), 0.05, np.float32)
+    for s in range(seen):
+        sides[s, d[s // 2] + 9] = SIDE_SEEN + 0.3
+    return sides
+
+
+@pytest.mark.parametrize(
+    ("at", "seen", "near", "placed"),
+    [
+        ((2, 1), 3, None, True),  # three sides agree with the print: placed
+        ((2, 1), 2, None, False),  # two do not vouch for a faint match
+        ((2, 1), 3, 4, True),  # at calibration, within 4 px of the corners
+        ((6, 0), 3, 4, False),  # ...but not 6 px off them (a grid fit off the cards)
+        ((6, 0), 3, None, True),  # a card nudged 6 px in a reading is
+    ],
+)
+def test_a_faint_layout_match_places_a_card_where_three_of_its_sides_agree(
+    deck: PrintDeck, at: tuple[int, int], seen: int, near: int | None, placed: bool
+) -> None:
+    soft, layout = _faint_match(deck, *at)
+    got = place_on_layout(soft, layout, deck, _sides_seen_at(at, seen), near)
+    assert got == (at if placed else None)
+    assert place_on_layout(soft, layout, deck) is None  # the layout alone: too faint
 
 
 def _smudged(island: int, seed: int) -> np.ndarray:
