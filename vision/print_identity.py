@@ -104,12 +104,16 @@ LAYOUT_TIE = 0.9
 # as dark as the table on one side has that side missing (its axis then matches nowhere),
 # and the other three sides and its print agree on where it lies (fresh design 4038: its
 # five blue cards matched the layout 0.20-0.36 against a median of 0.58; their other
-# sides 0.53-1.85 of the deck's there). At calibration only within OFF_PX of the card's
-# corners: a grid fit whose corners are off must not pass for as good as a right one
+# sides 0.53-1.85 of the deck's there). Only within NEAR_PX of the card's corners: at
+# calibration, a grid fit whose corners are off must not pass for as good as a right one
 # (fresh design 2007: a rigid fit's card 8 px off so placed made it win the free fit, and
-# 11 more cells of its six photos were left null).
+# 11 more cells of its six photos were left null); in readings, cards placed up to 8 px
+# off left the demo deck's table session 18 in doubt for 500 more photos (10 moves
+# withdrawn instead of 4), and within 4 px read the same cells of fresh decks 4000-4999
+# and 9000-9999 as with no limit.
 LAYOUT_NEAR = 0.3
 SIDE_SEEN = 0.5
+NEAR_PX = OFF_PX
 
 
 @dataclass(frozen=True)
@@ -173,9 +177,7 @@ class PrintDeck:
         self.layout = learn_layout(soft, shift, self.framed, self)
         # (not on its sides a print whose outline matched but for one side: it was framed
         # on something beside it, ONE_SIDE above, and its sides would vouch for that)
-        self.place_unframed(
-            prints, soft, shift, self.framed, near=OFF_PX, by_sides=~self.outline_framed
-        )
+        self.place_unframed(prints, soft, shift, self.framed, by_sides=~self.outline_framed)
         self.shifts = shift
         win = np.stack(
             [
@@ -201,19 +203,17 @@ class PrintDeck:
         soft: F32,
         shift: NDArray[np.intp],
         framed: NDArray[np.bool_],
-        near: int | None = None,
         by_sides: NDArray[np.bool_] | None = None,
     ) -> None:
         """Prints whose outline was not found placed on the deck's layout (in place); on
-        their sides too (only ``by_sides`` ones, if given) within ``near`` print px of
-        their corners, if given."""
+        their sides too (see ``place_on_layout``) unless ``by_sides`` says not."""
         if self.layout is None or framed.all():
             return
         unframed = np.flatnonzero(~framed)
         sides = side_matches(prints[unframed], self.ref_cols, self.ref_rows)
         for i, seen in zip(unframed, sides, strict=True):
             vouch = seen if by_sides is None or by_sides[i] else None
-            placed = place_on_layout(soft[i], self.layout, self, vouch, near)
+            placed = place_on_layout(soft[i], self.layout, self, vouch)
             if placed is not None:
                 shift[i] = placed
                 framed[i] = True
@@ -361,15 +361,13 @@ def place_on_layout(
     layout: Layout,
     deck: PrintDeck,
     sides: F32 | None = None,
-    near: int | None = None,
 ) -> tuple[int, int] | None:
     """Where one print's detail matches the deck's layout: (dx, dy) print px off its
     corners, or None when the match is not as clear as the framed prints' own
     (``LAYOUT_MATCH`` of their median, ``LAYOUT_TIE`` over any match 3 px or more away) or
     lies at the edge of the reach. Where three of its four ``sides`` (as
     :func:`.card_print.side_matches` gives them) match there, ``LAYOUT_NEAR`` of the
-    median is enough, two cues having found it (within ``near`` px of its corners, if
-    given)."""
+    median is enough, two cues having found it, within ``NEAR_PX`` of its corners."""
     w, h = deck.size
     x0, y0 = deck.origin
     r = REACH_LAYOUT
@@ -384,7 +382,7 @@ def place_on_layout(
         return None
     place = int(dx) - r, int(dy) - r
     need = LAYOUT_MATCH
-    close = near is None or max(abs(place[0]), abs(place[1])) <= near
+    close = max(abs(place[0]), abs(place[1])) <= NEAR_PX
     if sides is not None and close and _sides_seen(sides, place) >= 3:
         need = LAYOUT_NEAR
     return place if best >= need * layout.typical else None
