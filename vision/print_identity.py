@@ -210,10 +210,14 @@ class PrintDeck:
         if self.layout is None or framed.all():
             return
         unframed = np.flatnonzero(~framed)
-        sides = side_matches(prints[unframed], self.ref_cols, self.ref_rows)
-        for i, seen in zip(unframed, sides, strict=True):
-            vouch = seen if by_sides is None or by_sides[i] else None
-            placed = place_on_layout(soft[i], self.layout, self, vouch)
+        # (the sides matched only for the prints they may vouch for)
+        vouched = unframed if by_sides is None else unframed[by_sides[unframed]]
+        sides: dict[int, F32] = {}
+        if len(vouched):
+            matches = side_matches(prints[vouched], self.ref_cols, self.ref_rows)
+            sides = dict(zip(vouched.tolist(), matches, strict=True))
+        for i in unframed.tolist():
+            placed = place_on_layout(soft[i], self.layout, self, sides.get(i))
             if placed is not None:
                 shift[i] = placed
                 framed[i] = True
