@@ -37,6 +37,11 @@ U8 = NDArray[Any]
 PITCH = 48  # board px per cell: a card is ~40 px wide, plenty for 24x32 features
 MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
 REFITS = 2  # lattice refits to the cards' own corners
+# cells: a card's first fit this close to where the lattice expects it is settled (see
+# card_quads.SETTLED_SHIFTS); a first fit a few px off may be a rim's or a gap's width off
+# itself (fresh design 3018's card 9, 4.5 board px off and 5.1 from its cell: settled within
+# 0.12 of a cell, the search around it stayed there, 15 photo px off)
+SETTLED = 0.06
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
 MIN_APART = 0.05  # ...if their prints differ by less than this (see PrintDeck.separation_matrix)
@@ -236,14 +241,16 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     # All cards of a deck have one size, and on the board perspective is gone: the cards
     # are fitted once more at the deck's median size (a card's shadow or its neighbour's
     # edge cannot stretch it), from where the lattice expects them unless the first fit
-    # agrees.
+    # agrees; a card where both agree closely is only refined there
+    # (card_quads.SETTLED_SHIFTS).
     size = (
         float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))),
         float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))),
     )
     found = quads.mean(axis=1)
     cells = np.array([geometry.cell_centre(c) for c in ALL_CELLS])
-    near = np.linalg.norm(found - cells, axis=1) < 0.12 * PITCH
+    off = np.linalg.norm(found - cells, axis=1)
+    near = off < 0.12 * PITCH
     start = np.where(near[:, None], found, cells)
     quads = find_quads(
         grey_hi,
@@ -253,6 +260,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         polarity=polarity,
         table=like,
         free=free,
+        settled=off < SETTLED * PITCH,
     )
     # The cards' prints at the photo's resolution: what readings tell islands apart by.
     psize = print_size(quads, geometry)

@@ -142,6 +142,7 @@ def find_quads(
     polarity: int = 0,
     table: F32 | None = None,
     free: bool = False,
+    settled: NDArray[np.bool_] | None = None,
 ) -> F64:
     """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
 
@@ -155,6 +156,10 @@ def find_quads(
     the camera's perspective, cards nearer the camera are bigger and no longer rectangles;
     a rigid outline of the deck's size cannot follow them (the lattice refitted to such
     corners never learns the perspective: 9 px off at the near row of demo table 12).
+
+    ``settled`` marks the cards whose centre two fits agree on (a first fit found the card
+    where the lattice expects it): their outline is searched only ``SETTLED_SHIFTS`` around
+    it, refined rather than moved (see ``SETTLED_SHIFTS``).
     """
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
@@ -164,8 +169,9 @@ def find_quads(
     for i, (bx, by) in enumerate(centres):
         # The whole outline first (a rigid card: every side on an edge at once, which the
         # table's own pattern rarely manages), then each side to its own strongest edge.
+        shifts = SETTLED_SHIFTS if settled is not None and settled[i] else SHIFTS
         cx, cy, turn, cw, ch = _fit_rect(
-            grads, (2.0 * bx, 2.0 * by), w, h, GROW if grow is None else grow
+            grads, (2.0 * bx, 2.0 * by), w, h, GROW if grow is None else grow, shifts
         )
         quad = _rect(cx, cy, turn, cw, ch)
         # (the probes follow the rigid outline's turn: a side x = a + b y turned by `turn`
@@ -207,6 +213,14 @@ FINAL_REACH = 2  # fine px a side may move from the rigid outline's fit
 FREE_REACH = 6  # ...and in a free fit (perspective left on the board: see find_quads)
 FREE_TURN = 6.0  # degrees a side may turn from the rigid outline in a free fit
 SHIFTS = np.arange(-12, 13, 2.0)  # fine px searched around the first guess
+# ...around a settled card's: on a deck whose cards have a dark rim, or narrow gaps, a rigid
+# outline a rim's or a gap's width off can take more edge than the card's own; searched as
+# widely, fresh deck 4012's cards 16 and 17 were fitted 14 and 19 photo px off, their
+# islands never framed after (cells read, cell_diag.py: fresh 4000-4999 4081 -> 4101, deck
+# 4012's nulls 86 -> 66; 3000-3999, 9000-9999 and DEV the same; 2000-2999 one fewer;
+# 5000-5999 12 fewer, deck 5019 keeping its free fit now, whose card 13 lies 7 px off as it
+# did)
+SETTLED_SHIFTS = np.arange(-6, 7, 2.0)
 TURNS = np.radians(np.arange(-10.5, 11.0, 1.5))  # a card may lie turned this much
 GROW = np.arange(-5, 6, 1.0)  # fine px of width/height searched
 
@@ -220,10 +234,15 @@ def _rect(cx: float, cy: float, turn: float, w: float, h: float) -> F64:
 
 
 def _fit_rect(
-    grads: tuple[F32, F32, F32, F32], c: tuple[float, float], w: float, h: float, grow: F64
+    grads: tuple[F32, F32, F32, F32],
+    c: tuple[float, float],
+    w: float,
+    h: float,
+    grow: F64,
+    shifts: F64 = SHIFTS,
 ) -> tuple[float, float, float, float, float]:
     """Centre, turn (radians) and size of the rectangle whose outline lies on the strongest
-    edges near ``c``: turn and shift first, then width and height."""
+    edges within ``shifts`` (fine px) of ``c``: turn and shift first, then width and height."""
     H, W = grads[0].shape
     u = np.linspace(-0.42, 0.42, 15)
 
@@ -252,11 +271,11 @@ def _fit_rect(
         return np.asarray(total)
 
     cx, cy, turn = c[0], c[1], 0.0
-    for shifts, turns in (
-        (SHIFTS, TURNS),
+    for steps, turns in (
+        (shifts, TURNS),
         (np.arange(-2, 3, 1.0), np.radians([-1, -0.5, 0, 0.5, 1])),
     ):
-        dx, dy, t = np.meshgrid(shifts, shifts, turn + turns, indexing="ij")
+        dx, dy, t = np.meshgrid(steps, steps, turn + turns, indexing="ij")
         s1 = score(cx + dx, cy + dy, t, np.full_like(t, w), np.full_like(t, h))
         k = np.unravel_index(int(np.argmax(s1)), s1.shape)
         cx, cy, turn = cx + float(dx[k]), cy + float(dy[k]), float(t[k])

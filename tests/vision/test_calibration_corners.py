@@ -118,3 +118,22 @@ def test_the_lattice_learns_the_perspective_from_the_cards_sizes() -> None:
         # (up to 4% here: 2 board px over a card), one fitted to their areas does not.
         ratio = _row_height(lattice, truth, 4) / _row_height(lattice, truth, 0)
         assert abs(ratio - 1.0) < 0.01, (seed, ratio)
+
+
+def test_a_settled_card_is_refined_where_it_lies_not_moved_to_a_stronger_outline() -> None:
+    # A faint card (paper nearly the table's grey), and 10 fine px below it a card-sized
+    # outline that takes far more edge (a dark rim, or the gap to the next row, lined up
+    # with the card's size): the wide search takes the outline (fresh deck 4012's cards 16
+    # and 17, 14 and 19 photo px off); a card whose first fit agreed with the lattice
+    # searched only around it stays where it lies.
+    card = np.array([[50.0, 40.0], [140.0, 40.0], [140.0, 160.0], [50.0, 160.0]]) - 0.5
+    fine = _fine_board(card, (240, 220))
+    faint = TABLE + 0.1 * (fine - TABLE)
+    outline = np.round(card + np.array([0.0, 10.0])).astype(np.int32)
+    cv2.polylines(faint, [outline], True, 255.0, 1)
+    truth = card / 2.0
+    centre, size = _first_guess(truth)
+    wide = find_quads(faint, centre, size)[0]
+    settled = find_quads(faint, centre, size, settled=np.array([True]))[0]
+    assert np.abs(wide - truth)[:, 1].min() > 3.0  # the outline taken: 10 fine px is 5 board px
+    assert np.abs(settled - truth).max() < 1.0
