@@ -107,6 +107,20 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     return kept if mine <= theirs else other
 
 
+def islands_in_doubt(profile: Profile) -> list[int]:
+    """The islands (1..25) whose print in the solved photo was framed neither by the deck's
+    outline nor by its layout.
+
+    A reading never takes such an island as sure (unless it is the one card left over): a
+    profile that has some is accepted, but the player is told which at calibration, since
+    every reading to come will doubt those cards more often (a retake, the cards a finger
+    apart on a plainer surface, may frame them).
+    """
+    if profile.card_prints is None:
+        return []
+    return [int(i) + 1 for i in np.flatnonzero(~PrintDeck(profile.card_prints).framed)]
+
+
 def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     """The profile of one fit of the cards, and how many cells it leaves in doubt when it
     reads its own pawns photo back; or :class:`CalibrationError`."""

@@ -85,8 +85,20 @@ def _from_files(solved_file: str, pawns_file: str, output: Path) -> int:
 
 
 def _report(profile: Any, path: Path) -> None:
+    from zefiria.vision.calibrate import islands_in_doubt
+
     w, h = profile.geometry.image_size
     print(f"profile written to {path} ({w}x{h} photos, 25 cards, 5 pawns)")
+    doubtful = islands_in_doubt(profile)
+    if doubtful:
+        names = ", ".join(str(k) for k in doubtful)
+        print(
+            f"zefiria calibrate: warning: the edges of island{'s' if len(doubtful) > 1 else ''}"
+            f" {names} were not found in the solved photo; readings will doubt "
+            f"{'those cards' if len(doubtful) > 1 else 'that card'} more often. To read them "
+            "better, lay the cards a finger apart on a plainer surface and calibrate again.",
+            file=sys.stderr,
+        )
 
 
 def _guided(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ certain, a hand over the cards is flagged, and the commands run end to end.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 from zefiria.device.cli import main
 from zefiria.engine.grid import ALL_CELLS
-from zefiria.vision.calibrate import CalibrationError, calibrate
+from zefiria.vision.calibrate import CalibrationError, calibrate, islands_in_doubt
 from zefiria.vision.profile import Profile, ProfileError, load_profile, save_profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Status
@@ -159,6 +160,29 @@ def test_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "not a calibration profile" in capsys.readouterr().err
     assert main(["calibrate", "--solved", str(text), "--pawns", str(text), "-o", "x"]) == 2
     assert "not an image" in capsys.readouterr().err
+
+
+def test_calibration_names_the_islands_whose_edges_it_could_not_find(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An island whose print is framed neither by the deck's outline nor by its layout is
+    # doubted in every reading to come: the player is told at calibration, not left to wonder.
+    from dataclasses import replace
+
+    from zefiria.device.commands.calibrate import _report
+
+    profile = _profile(0)
+    assert profile.card_prints is not None
+    assert 7 not in islands_in_doubt(profile)
+    prints = profile.card_prints.copy()
+    prints[6] = int(prints[6].mean())  # island 7's print blank: no outline, no layout
+    blank = replace(profile, card_prints=prints)
+    assert 7 in islands_in_doubt(blank)
+    _report(blank, tmp_path / "table.profile")
+    printed = capsys.readouterr()
+    assert "profile written to" in printed.out
+    assert re.search(r"warning: the edges of islands? ([0-9]+, )*7\b", printed.err)
+    assert "calibrate again" in printed.err
 
 
 def test_the_one_card_left_unsure_is_the_island_left_over(monkeypatch: pytest.MonkeyPatch) -> None:
