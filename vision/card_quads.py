@@ -158,8 +158,8 @@ def find_quads(
     corners never learns the perspective: 9 px off at the near row of demo table 12).
 
     ``settled`` marks the cards whose centre two fits agree on (a first fit found the card
-    where the lattice expects it): their outline is searched only ``SETTLED_SHIFTS`` around
-    it, refined rather than moved (see ``SETTLED_SHIFTS``).
+    where the lattice expects it): such a card moves further than ``SETTLED_SHIFTS`` only to
+    an outline ``MOVE_FOR`` times better than the best that near (see ``SETTLED_SHIFTS``).
     """
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
@@ -169,10 +169,13 @@ def find_quads(
     for i, (bx, by) in enumerate(centres):
         # The whole outline first (a rigid card: every side on an edge at once, which the
         # table's own pattern rarely manages), then each side to its own strongest edge.
-        shifts = SETTLED_SHIFTS if settled is not None and settled[i] else SHIFTS
-        cx, cy, turn, cw, ch = _fit_rect(
-            grads, (2.0 * bx, 2.0 * by), w, h, GROW if grow is None else grow, shifts
-        )
+        start, sizes = (2.0 * bx, 2.0 * by), GROW if grow is None else grow
+        fit = _fit_rect(grads, start, w, h, sizes)
+        if settled is not None and settled[i]:
+            near = _fit_rect(grads, start, w, h, sizes, SETTLED_SHIFTS)
+            if fit[5] < MOVE_FOR * near[5]:
+                fit = near
+        cx, cy, turn, cw, ch, _ = fit
         quad = _rect(cx, cy, turn, cw, ch)
         # (the probes follow the rigid outline's turn: a side x = a + b y turned by `turn`
         # has b = -tan(turn), a side y = c + d x has d = tan(turn))
@@ -216,11 +219,12 @@ SHIFTS = np.arange(-12, 13, 2.0)  # fine px searched around the first guess
 # ...around a settled card's: on a deck whose cards have a dark rim, or narrow gaps, a rigid
 # outline a rim's or a gap's width off can take more edge than the card's own; searched as
 # widely, fresh deck 4012's cards 16 and 17 were fitted 14 and 19 photo px off, their
-# islands never framed after (cells read, cell_diag.py: fresh 4000-4999 4081 -> 4101, deck
-# 4012's nulls 86 -> 66; 3000-3999, 9000-9999 and DEV the same; 2000-2999 one fewer;
-# 5000-5999 12 fewer, deck 5019 keeping its free fit now, whose card 13 lies 7 px off as it
-# did)
+# islands never framed after. Their far outlines scored 0.91 and 1.06 times the best near
+# them; but a first fit can also stick where the lattice expects a card laid 6 board px
+# away (fresh deck 5019's cards 9 and 13), whose own outline then scores 1.66 and 1.55
+# times the best near that place: a settled card moves that far only for MOVE_FOR.
 SETTLED_SHIFTS = np.arange(-6, 7, 2.0)
+MOVE_FOR = 1.25
 TURNS = np.radians(np.arange(-10.5, 11.0, 1.5))  # a card may lie turned this much
 GROW = np.arange(-5, 6, 1.0)  # fine px of width/height searched
 
@@ -240,9 +244,10 @@ def _fit_rect(
     h: float,
     grow: F64,
     shifts: F64 = SHIFTS,
-) -> tuple[float, float, float, float, float]:
+) -> tuple[float, float, float, float, float, float]:
     """Centre, turn (radians) and size of the rectangle whose outline lies on the strongest
-    edges within ``shifts`` (fine px) of ``c``: turn and shift first, then width and height."""
+    edges within ``shifts`` (fine px) of ``c`` (turn and shift first, then width and
+    height), and how strong its edges are (the score the search maximised)."""
     H, W = grads[0].shape
     u = np.linspace(-0.42, 0.42, 15)
 
@@ -295,7 +300,7 @@ def _fit_rect(
         cx + ddx, cy + ddy, np.full_like(ddx, turn), np.full_like(ddx, ww), np.full_like(ddx, hh)
     )
     k = np.unravel_index(int(np.argmax(s3)), s3.shape)
-    return cx + float(ddx[k]), cy + float(ddy[k]), turn, ww, hh
+    return cx + float(ddx[k]), cy + float(ddy[k]), turn, ww, hh, float(s3[k])
 
 
 def _box(cx: float, cy: float, w: float, h: float) -> F64:
