@@ -39,8 +39,9 @@ MARGIN = 0.7  # cells of table kept around the grid (room for Austro outside)
 REFITS = 2  # lattice refits to the cards' own corners
 # cells: a card's first fit this close to where the lattice expects it is settled (see
 # card_quads.SETTLED_SHIFTS); a first fit a few px off may be a rim's or a gap's width off
-# itself (fresh design 3018's card 9, 4.5 board px off and 5.1 from its cell: settled within
-# 0.12 of a cell, the search around it stayed there, 15 photo px off)
+# itself (fresh design 3018's card 9: its first fit 4.5 board px off the card and 5.1 from
+# its cell; with every card within 0.12 of a cell searched only near its first fit, it
+# stayed there, 15 photo px off)
 SETTLED = 0.06
 MAX_UNSURE = 19  # refuse only a profile that cannot read any card of its own pawns photo
 MIN_CARD_CONTRAST = 0.2  # two islands closer than this (x typical difference) are refused...
@@ -255,8 +256,8 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     # All cards of a deck have one size, and on the board perspective is gone: the cards
     # are fitted once more at the deck's median size (a card's shadow or its neighbour's
     # edge cannot stretch it), from where the lattice expects them unless the first fit
-    # agrees; a card where both agree closely is only refined there
-    # (card_quads.SETTLED_SHIFTS).
+    # agrees; a card where both agree closely moves far from there only to a much stronger
+    # outline (card_quads.SETTLED_SHIFTS, MOVE_FOR).
     size = (
         float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))),
         float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))),
