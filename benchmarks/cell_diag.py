@@ -122,13 +122,16 @@ def main() -> int:
             got = reading.grid[cell[0]][cell[1]] if reading.ok else None
             if got is not None:
                 right = got == sample.scene.island_at(cell)
-                c[
-                    "read"
-                    if right
-                    else "WRONG (silent)"
-                    if cell not in reading.uncertain
-                    else "wrong"
-                ] += 1
+                kind = (
+                    "read" if right else "wrong" if cell in reading.uncertain else "WRONG (silent)"
+                )
+                c[kind] += 1
+                if args.log and not right:
+                    truth = sample.scene.island_at(cell)
+                    print(
+                        f"#{sample.index} design {setup.design} cell {cell}: {kind}, "
+                        f"read {got}, is {truth}"
+                    )
                 continue
             truth = sample.scene.island_at(cell)
             if not reading.ok or why is None or ident is None:
