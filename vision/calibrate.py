@@ -238,7 +238,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
             margin=MARGIN,
             shrink=choose_shrink(lattice, PITCH),
         )
-        hi, board = geometry.warp_pair(solved)
+        hi, board = geometry.warp_fine(solved), geometry.warp(solved)
         lab = to_lab(board)
         grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
         like = table_likeness(hi, geometry)

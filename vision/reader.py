@@ -2,8 +2,8 @@
 
 Stages (each timed into ``Reading.stages``):
 
-1. ``warp``: one warp of the photo into the fine board (2x) and a pyramid step to the board
-   (fixed camera, so the calibrated homography is reused rather than searched for again).
+1. ``warp``: one warp of the photo, halved, into the board (fixed camera, so the calibrated
+   homography is reused rather than searched for again).
 2. ``check``: cheap sanity checks: too dark, blank, a hand or arm reaching in over the table
    around the grid (compared pixel by pixel with the calibration photo).
 3. ``identify``: each card cut out of the photo at a resolution where its number reads
@@ -198,7 +198,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             f"photo is {w}x{h} but the profile was calibrated on {g.image_size[0]}x"
             f"{g.image_size[1]} photos"
         )
-    _, board = g.warp_pair(image)
+    board = g.warp(image)
     lab = to_lab(board)
     lap("warp")
 
