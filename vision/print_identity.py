@@ -451,6 +451,12 @@ def certain(
     # the photo in doubt.)
     framed &= int((~fit & framed).sum()) < MISFITS
     framed &= fit | (_fit_without(ev, choice, FIT_DROP) <= POOR_FIT)
+    # Each island lies once, both ways: a card read as k while another cell's card fits k's
+    # print far better than its own island's was given k by the colours, against the
+    # prints (fresh deck 3019: a pawn over island 15 left it fitting 11's print at 0.64,
+    # while island 11 itself lay elsewhere at 0.01 and was read as 15 at 0.35; sure as 11,
+    # the first card ruled 11 out for the second, and the two were swapped silently).
+    framed &= ~_beaten(ev.cost, choice)
     sure = np.array([len(r) == 0 for r in open_rivals]) & framed
     while True:
         placed = set(choice[sure].tolist())
@@ -460,6 +466,23 @@ def certain(
         if not more.any():
             return sure
         sure |= more
+
+
+def _beaten(cost: F32, choice: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """(cells,) whether another cell's card fits each cell's chosen island's print better
+    than this card does and far better (``BEATEN``) than its own chosen island's."""
+    n = len(choice)
+    cells = np.arange(n)
+    own = cost[cells, choice]  # (cells,)
+    others = cost[:, choice].copy()  # others[j, i]: cell j's card against cell i's island
+    others[cells, cells] = np.inf
+    fights = (others < own[None, :]) & (others < BEATEN * own[:, None])
+    out: NDArray[np.bool_] = fights.any(axis=0)
+    return out
+
+
+BEATEN = 0.25  # x a card's fit to its own chosen island: another island's print fits it far
+# better (an occluded card fits its rivals' prints about as badly as its own)
 
 
 def _fit_without(ev: Evidence, choice: NDArray[np.intp], drop: int) -> F32:

@@ -17,6 +17,7 @@ from zefiria.vision.print_identity import (
     SIDE_SEEN,
     Layout,
     PrintDeck,
+    _beaten,
     certain,
     place_on_layout,
 )
@@ -273,3 +274,21 @@ def test_an_island_not_framed_at_calibration_is_ruled_out_only_by_a_clear_print(
     swapped = choice.copy()
     swapped[[6, 7]] = [7, 6]
     assert not certain(ev, unframed, same_colours, swapped)[6:8].any()
+
+
+def test_a_card_given_an_island_another_card_fits_far_better_is_beaten() -> None:
+    # Fresh deck 3019 (#115 of 3000-3999, seed 13): cell 0 (island 15 under a pawn) was given
+    # island 11 by the colours, cell 1 (island 11, fitting 11's print at 0.01) island 15.
+    cost = np.full((25, 25), 1.0, np.float32)
+    np.fill_diagonal(cost, 0.1)
+    cost[0, 0], cost[0, 1] = 0.75, 0.64  # (islands 15 and 11 here: 0 and 1)
+    cost[1, 1], cost[1, 0] = 0.01, 0.35
+    choice = np.arange(25)
+    choice[0], choice[1] = 1, 0
+    beaten = _beaten(cost, choice)
+    assert beaten[0], "island 1's print fits cell 1's card far better than cell 0's"
+    assert not beaten[1:].any()
+    # An occluded card fits another island a little better than its own: not beaten (the
+    # other island's card fits it better still, but not far better than its own island).
+    cost[1, 1] = 0.30
+    assert not _beaten(cost, choice).any()
