@@ -164,6 +164,8 @@ def test_a_gem_under_a_cool_dim_light_is_found() -> None:
     # A cool light turns a gem a duller, pinker red (a* 26-34, b* near 0: DEV deck 4's
     # session lost 13 of its 16 gems), outside the warm-red band of the first look.
     assert _dull_gem((50.0, 29.0, 3.0), 15.0) == [(1, 3)]
+    # a touch bluer still on lilac cards (DEV deck 4: b* -0.12 of a*, three gems doubted)
+    assert _dull_gem((50.0, 29.0, -4.0), 15.0) == [(1, 3)]
     # ...but without a gem's highlight, or purple, such a blob is no gem
     assert _dull_gem((50.0, 29.0, 3.0), 0.0) == []
     assert _dull_gem((50.0, 29.0, -12.0), 15.0) == []
@@ -186,6 +188,27 @@ def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
         gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
         assert (gems == [(4, 3)]) is is_gem, colour
         assert is_gem or doubts == [(4, 3)]
+
+
+def test_a_gem_on_dark_red_art_in_a_dim_light_turns_the_cards_hue() -> None:
+    # Under a dim light a gem on dark red art shows no gloss and is barely redder than the
+    # art (DEV decks 0 and 3: five gems doubted); but it turns the card's hue by 16-20
+    # a*b*, lighter or darker, where red art in shade keeps its hue.
+    g = _geometry()
+    x, y = (round(v) for v in g.cell_centre((1, 3)))
+    for card, blob, is_gem in (
+        ((33.0, 28.0, 29.0), (48.0, 37.0, 22.0), True),  # a lighter gem (DEV 0 #4)
+        ((34.0, 28.0, 19.0), (23.0, 40.0, 25.0), True),  # a darker one (DEV 3 #153)
+        ((68.0, 41.0, 30.0), (45.0, 44.0, 33.0), False),  # art in shade (DEV 3 #152)
+    ):
+        expected = _board(card)
+        lab = expected.copy()
+        lab[y - 3 : y + 3, x - 4 : x + 4] = blob
+        lab[y - 3 : y + 3, x - 4 : x + 4, 0] += np.linspace(-3.0, 3.0, 8)[None, :]  # no gloss
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
+        assert (gems == [(1, 3)]) is is_gem, blob
+        assert is_gem or doubts == [(1, 3)]
 
 
 def test_flat_red_paint_is_no_gem_but_a_gem_shading_and_shining_is() -> None:
