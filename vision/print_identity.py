@@ -477,7 +477,7 @@ def _beaten(cost: F32, choice: NDArray[np.intp]) -> NDArray[np.bool_]:
     others = cost[:, choice].copy()  # others[j, i]: cell j's card against cell i's island
     others[cells, cells] = np.inf
     fights = (others < own[None, :]) & (others < BEATEN * own[:, None])
-    out: NDArray[np.bool_] = fights.any(axis=0)
+    out: NDArray[np.bool_] = np.asarray(fights.any(axis=0), dtype=bool)
     return out
 
 
