@@ -187,7 +187,7 @@ def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float) -> st
         # a*b* where shaded art turns it by 7 at most (DEV 0 and 3: five gems lost).
         glossy = float(patch[:, 0].max()) - light >= GEM_GLOSS
         if ma < GEM_MIN_A or not (glossy or _hue_turn(patch, under) >= ART_TURN):
-            return "on red art, no gloss"
+            return "on red art, no gloss or hue of its own"
         if _shaded_art(patch, under):
             return "red art in shade"
     return "gem"
@@ -258,7 +258,8 @@ def _hue_turn(patch: F32, under: F32) -> float:
 
 
 ART_HUE = 8.0  # Lab a*b* (city-block) off the card's own: its hue kept
-ART_TURN = 12.0  # Lab a*b* (city-block) a gem with no gloss on red art turns the card's hue
+ART_TURN = 12.0  # Lab a*b* (city-block): a gem with no gloss on red art turns the card's hue
+# this far at least (DEV 0 and 3: gems 16-20, the art in shade 7 at most)
 ART_SHADE = 0.5  # share of the blob that is the card in shade
 
 
