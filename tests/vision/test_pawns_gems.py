@@ -209,6 +209,37 @@ def test_a_gem_on_dark_red_art_in_a_dim_light_turns_the_cards_hue() -> None:
         assert is_gem or doubts == [(1, 3)]
 
 
+def test_a_gem_whose_pale_highlight_leaves_a_horseshoe_is_whole_with_it() -> None:
+    # On pink art a gem's highlight may be too pale to be red: its blob is then a horseshoe
+    # (walls 2 px thick around the highlight, open at the top) that fills less than half
+    # its box, like a sliver of art (fresh 5000-5999 and 9000-9999: 9 gems doubted). With
+    # its highlight, lighter than the card and than the blob, it is a compact gem.
+    g = _geometry()
+    x, y = (round(v) for v in g.cell_centre((2, 3)))
+    box = (slice(y - 5, y + 5), slice(x - 5, x + 6))  # 11 wide, 10 tall
+    hole = (slice(y - 5, y + 3), slice(x - 3, x + 4))  # 7 wide, 8 tall: 54 px are left
+    for highlight, is_gem in (((82.0, 40.0, 10.0), True), ((71.0, 43.0, 10.0), False)):
+        expected = _board((71.0, 43.0, 10.0))
+        lab = expected.copy()
+        lab[box] = (50.0, 60.0, 31.0)
+        lab[box[0], box[1], 0] += np.linspace(-4.0, 4.0, 10)[:, None]  # shaded
+        lab[hole] = highlight  # (the card itself in the second case)
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
+        assert (gems == [(2, 3)]) is is_gem, highlight
+        assert is_gem or doubts == [(2, 3)]
+    # A light patch far bigger than the red around it is no highlight (a pawn's lit side
+    # beside its gem-hued shade: DEV seed 22 #1, a phantom): walls 1 px thin, no gem.
+    expected = _board((71.0, 43.0, 10.0))
+    lab = expected.copy()
+    lab[box] = (50.0, 60.0, 31.0)
+    lab[box[0], box[1], 0] += np.linspace(-4.0, 4.0, 10)[:, None]
+    lab[y - 5 : y + 4, x - 4 : x + 5] = (82.0, 40.0, 10.0)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
+    assert gems == []
+
+
 def test_flat_red_paint_is_no_gem_but_a_gem_shading_and_shining_is() -> None:
     # Island 24 of fresh deck 9035: red art (L std 0.2-0.4, no highlight) on a pale pink
     # card, redder than the card expected there, cut from a pink blob as a gem: a phantom
