@@ -188,12 +188,17 @@ def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
         assert is_gem or doubts == [(4, 3)]
 
 
+def _gems_changed(expected: np.ndarray, lab: np.ndarray) -> tuple[list, list]:
+    """find_gems on ``lab`` against ``expected``, every changed pixel in the objects mask."""
+    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+    return find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, _geometry())
+
+
 def test_a_gem_on_dark_red_art_in_a_dim_light_turns_the_cards_hue() -> None:
     # Under a dim light a gem on dark red art shows no gloss and is barely redder than the
     # art (DEV decks 0 and 3: five gems doubted); but it turns the card's hue by 16-20
     # a*b*, lighter or darker, where red art in shade keeps its hue.
-    g = _geometry()
-    x, y = (round(v) for v in g.cell_centre((1, 3)))
+    x, y = (round(v) for v in _geometry().cell_centre((1, 3)))
     for card, blob, is_gem in (
         ((33.0, 28.0, 29.0), (48.0, 37.0, 22.0), True),  # a lighter gem (DEV 0 #4)
         ((34.0, 28.0, 19.0), (23.0, 40.0, 25.0), True),  # a darker one (DEV 3 #153)
@@ -203,8 +208,7 @@ def test_a_gem_on_dark_red_art_in_a_dim_light_turns_the_cards_hue() -> None:
         lab = expected.copy()
         lab[y - 3 : y + 3, x - 4 : x + 4] = blob
         lab[y - 3 : y + 3, x - 4 : x + 4, 0] += np.linspace(-3.0, 3.0, 8)[None, :]  # no gloss
-        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
-        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
+        gems, doubts = _gems_changed(expected, lab)
         assert (gems == [(1, 3)]) is is_gem, blob
         assert is_gem or doubts == [(1, 3)]
 
@@ -213,31 +217,24 @@ def test_a_gem_whose_pale_highlight_leaves_a_horseshoe_is_whole_with_it() -> Non
     # On pink art a gem's highlight may be too pale to be red: its blob is then a horseshoe
     # (walls 2 px thick around the highlight, open at the top) that fills less than half
     # its box, like a sliver of art (fresh 5000-5999 and 9000-9999: 9 gems doubted). With
-    # its highlight, lighter than the card and than the blob, it is a compact gem.
-    g = _geometry()
-    x, y = (round(v) for v in g.cell_centre((2, 3)))
-    box = (slice(y - 5, y + 5), slice(x - 5, x + 6))  # 11 wide, 10 tall
-    hole = (slice(y - 5, y + 3), slice(x - 3, x + 4))  # 7 wide, 8 tall: 54 px are left
-    for highlight, is_gem in (((82.0, 40.0, 10.0), True), ((71.0, 43.0, 10.0), False)):
-        expected = _board((71.0, 43.0, 10.0))
+    # its highlight, lighter than the card and than the blob, it is a compact gem; not
+    # with a light patch far bigger than the red around it (walls 1 px thin: a pawn's lit
+    # side beside its gem-hued shade, DEV seed 22 #1, a phantom).
+    x, y = (round(v) for v in _geometry().cell_centre((2, 3)))
+    card = (71.0, 43.0, 10.0)
+    for hole, light, is_gem in (
+        ((slice(y - 5, y + 3), slice(x - 3, x + 4)), (82.0, 40.0, 10.0), True),
+        ((slice(y - 5, y + 3), slice(x - 3, x + 4)), card, False),  # no highlight
+        ((slice(y - 5, y + 4), slice(x - 4, x + 5)), (82.0, 40.0, 10.0), False),
+    ):
+        expected = _board(card)
         lab = expected.copy()
-        lab[box] = (50.0, 60.0, 31.0)
-        lab[box[0], box[1], 0] += np.linspace(-4.0, 4.0, 10)[:, None]  # shaded
-        lab[hole] = highlight  # (the card itself in the second case)
-        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
-        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
-        assert (gems == [(2, 3)]) is is_gem, highlight
+        lab[y - 5 : y + 5, x - 5 : x + 6] = (50.0, 60.0, 31.0)  # 11 wide, 10 tall
+        lab[y - 5 : y + 5, x - 5 : x + 6, 0] += np.linspace(-4.0, 4.0, 10)[:, None]  # shaded
+        lab[hole] = light
+        gems, doubts = _gems_changed(expected, lab)
+        assert (gems == [(2, 3)]) is is_gem, (hole, light)
         assert is_gem or doubts == [(2, 3)]
-    # A light patch far bigger than the red around it is no highlight (a pawn's lit side
-    # beside its gem-hued shade: DEV seed 22 #1, a phantom): walls 1 px thin, no gem.
-    expected = _board((71.0, 43.0, 10.0))
-    lab = expected.copy()
-    lab[box] = (50.0, 60.0, 31.0)
-    lab[box[0], box[1], 0] += np.linspace(-4.0, 4.0, 10)[:, None]
-    lab[y - 5 : y + 4, x - 4 : x + 5] = (82.0, 40.0, 10.0)
-    mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
-    gems, _ = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), 1760.0, g)
-    assert gems == []
 
 
 def test_flat_red_paint_is_no_gem_but_a_gem_shading_and_shining_is() -> None:
