@@ -122,7 +122,9 @@ def find_gems(
                 continue
         else:
             under = expected[y0 : y0 + h, x0 : x0 + w][sel]
-            lit = _highlight(lab[y0 : y0 + h, x0 : x0 + w], expected[y0 : y0 + h, x0 : x0 + w], sel)
+            # (its highlight is looked for only when the blob alone is short of a gem's fill)
+            box = (slice(y0, y0 + h), slice(x0, x0 + w))
+            lit = _highlight(lab[box], expected[box], sel) if npx < GEM_FILL * w * h else 0
             verdict = _gem_verdict(patch, under, w, h, card_area, lit)
             gem_like = verdict == "gem"
             trace.append((cx, cy, npx, verdict))
