@@ -54,11 +54,12 @@ MIN_APART = 0.1  # the visible telling blocks must differ by this much per pixel
 OFF_PX = 4
 WEAK_SIDE = 0.6
 # A calibration print one of whose four sides matches the deck's less than ONE_SIDE of the
-# deck's own is not framed either (unless the layout places it), however well its axis
-# matched: something light stood where one side should be and the other lay outside the
-# print (fresh design 6009: island 20's cell a fifth of a card off on a striped table, its
-# right side at 0.05 of the deck's). A tight deck's neighbour blurs one side of a card
-# framed right (design 8009: 0.16), and 0.25 cost 44 cells on fresh decks 3000-3999.
+# deck's own (within card_print.SIDE_GIVE px of its axis's alignment) is not framed either
+# (unless the layout places it), however well its axis matched: something light stood
+# where one side should be and the other lay outside the print (fresh design 6009: island
+# 20's cell a fifth of a card off on a striped table, its right side at 0.05 of the
+# deck's). A tight deck's neighbour blurs one side of a card framed right (design 8009:
+# 0.16), and 0.25 cost 44 cells on fresh decks 3000-3999.
 ONE_SIDE = 0.1
 # The card must lie at least this far from the rival towards its island. (It was 0.5: on
 # fresh decks 3000-3999 and 5000-5999, 480 photos each, and DEV seed 21, 0.35 makes no
