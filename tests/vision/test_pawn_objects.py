@@ -3,11 +3,13 @@ where they stand (vision/pawn_objects.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Position
-from zefiria.vision import reader
+from zefiria.vision import pawn_objects, reader
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.light_field import FLAT, LightField
@@ -158,10 +160,16 @@ def test_a_card_nudged_beyond_its_match_is_no_pawn() -> None:
     assert _card_moved(pawn, expected, inside, 57, 57) < 0.5
 
 
-def _dev_reading(index: int, second: bool, monkeypatch: pytest.MonkeyPatch) -> tuple:
-    """Photo ``index`` of ``pawn_diag.py --n 192 --seed 5`` (DEV decks): its scene and the
-    pawns read, with or without the second look."""
-    sample = next(s for s in make_dataset(index + 1, 5, DEV_DESIGNS, 6) if s.index == index)
+def _dev_reading(
+    index: int,
+    second: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int = 5,
+    decks: Sequence[int] = DEV_DESIGNS,
+) -> tuple:
+    """Photo ``index`` of ``pawn_diag.py --n 192 --seed 5`` (DEV decks, unless ``seed`` and
+    ``decks`` say other): its scene and the pawns read, with or without the second look."""
+    sample = next(s for s in make_dataset(index + 1, seed, decks, 6) if s.index == index)
     solved, pawns = sample.setup.calibration()
     profile = calibrate(solved.image, pawns.image)
     if not second:
@@ -184,6 +192,34 @@ def test_a_white_pawn_the_colour_finder_left_out_is_named(
     monkeypatch.undo()
     scene, found = _dev_reading(index, True, monkeypatch)
     assert found[spirit] == scene.pawns[spirit]
+
+
+@pytest.mark.slow
+def test_a_pawn_light_explains_most_of_is_taken_whole_where_its_card_does_not_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # #33: Borea, white on a pale grey card in a dim corner, whitens it as glare would;
+    # light alone explained most of its object and the fragment left was "small". Its
+    # whole object hides the card's print, so it is taken whole, and named.
+    scene, found = _dev_reading(33, True, monkeypatch)
+    assert found[Spirit.BOREA] == scene.pawns[Spirit.BOREA]
+    monkeypatch.setattr(pawn_objects, "WHOLE_OPAQUE", -1.0)  # no object is ever opaque enough
+    _, without = _dev_reading(33, True, monkeypatch)
+    assert Spirit.BOREA not in without
+
+
+@pytest.mark.slow
+def test_glare_over_dark_art_is_not_taken_whole_for_a_pawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh design 9029 (`pawn_diag.py --designs 9000-9999 --seed 37`, #174, no pawn on the
+    # table): glare over a card's dark art hid its print, and light explained all but 4 px
+    # of its 64; taken whole, it was named Borea.
+    scene, found = _dev_reading(174, True, monkeypatch, 37, range(9000, 10000))
+    assert scene.pawns == {} and found == {}
+    monkeypatch.setattr(pawn_objects, "WHOLE_CORE", 0.0)
+    _, phantom = _dev_reading(174, True, monkeypatch, 37, range(9000, 10000))
+    assert Spirit.BOREA in phantom
 
 
 def test_a_pawn_whose_look_was_not_learned_is_never_named() -> None:
