@@ -316,10 +316,15 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
     # (on a flat part of the card the correlation is of noise and the light's slope, no
     # evidence either way: there glare shows as a flat blob, which the spread tells)
-    follows = float((a * b).sum()) / den if den > 1e-6 and float(exp.std()) >= FLAT_CARD else 0.0
+    flat = float(exp.std()) < FLAT_CARD
+    follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
     spread = float(seen.std())
     if lightness > LIGHT_PAWN:
-        return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
+        # (glare whose lightness follows even a flat card's faint shading this closely is
+        # still glare: a pawn's own shading matches it far less)
+        return follows > (FLAT_GLARE_FOLLOWS if flat else GLARE_FOLLOWS) or spread < LIGHT_SPREAD
+    if flat:
+        follows = 0.0
     return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
 
 
@@ -336,6 +341,10 @@ DARK_SPREAD = 1.2  # a dark pawn's highlight and shading spread at least this mu
 # / +1; no new wrong cell or phantom (a white pawn's shading on a plain sky correlated
 # 0.6-0.7 with the sky's faint light slope, and the pawn was taken for glare).
 FLAT_CARD = 5.0
+# The lightness correlation beyond which a light blob on a flat card is glare all the same
+# (fresh decks 7000-7999 seed 43: glare over a plain sky, 0.82 and 0.92, named Borea; a
+# white pawn's shading on a plain sky correlated 0.6-0.7, above)
+FLAT_GLARE_FOLLOWS = 0.8
 
 
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration

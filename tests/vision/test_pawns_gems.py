@@ -15,6 +15,7 @@ import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
+from zefiria.vision import pawns
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.gems import find_gems
@@ -747,3 +748,37 @@ def test_the_white_pawn_seen_darker_is_not_taken_for_the_dark_one() -> None:
     # pawn's size, not the dark one's, so it is not placed as Austro.
     scene, found = _dev_photo(25)
     assert found.get(Spirit.AUSTRO) in (None, scene.pawns[Spirit.AUSTRO])
+
+
+def _flat_card_blob(shading: str) -> tuple[np.ndarray, np.ndarray]:
+    """A plain card (its lightness std 4.3 over the window: flat, under FLAT_CARD) with a
+    light blob on it whose lightness follows the card's faint slope (glare) or runs across
+    it (a white pawn's own shading); both spread more than LIGHT_SPREAD."""
+    expected = np.zeros((40, 40, 3), np.float32)
+    ramp = np.linspace(-1.0, 1.0, 11, dtype=np.float32)
+    expected[..., 0] = 60.0
+    expected[15:26, 15:26, 0] += 7.5 * ramp[None, :]  # slope along x
+    lab = expected.copy()
+    across = ramp[:, None] if shading == "pawn" else ramp[None, :]
+    lab[15:26, 15:26, 0] = 80.0 + 13.0 * across
+    return lab, expected
+
+
+def test_glare_following_a_flat_cards_slope_closely_is_no_white_pawn() -> None:
+    # Fresh deck 7010 (`pawn_diag.py --designs 7000-7999 --seed 43`, #62, #63): glare over
+    # a plain sky followed its faint shading (0.92, 0.82) and was named Borea, as a flat
+    # card's correlation was not counted at all.
+    white = np.array([90.0, -7.0, -11.0], np.float32)
+    lab, expected = _flat_card_blob("glare")
+    assert float(np.std(expected[15:26, 15:26, 0])) < pawns.FLAT_CARD
+    assert pawns._light_or_shade(lab, expected, white, 20.0, 20.0)
+    lab, expected = _flat_card_blob("pawn")
+    assert not pawns._light_or_shade(lab, expected, white, 20.0, 20.0)
+
+
+@pytest.mark.slow
+def test_glare_on_a_plain_sky_is_no_borea_on_a_fresh_deck() -> None:
+    sample = next(s for s in make_dataset(63, 43, range(7000, 8000), per_setup=6) if s.index == 62)
+    solved, shown = sample.setup.calibration()
+    found = read_table(sample.render().image, calibrate(solved.image, shown.image)).pawns
+    assert Spirit.BOREA not in sample.scene.pawns and Spirit.BOREA not in found
