@@ -316,15 +316,17 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
     # (on a flat part of the card the correlation is of noise and the light's slope, no
     # evidence either way: there glare shows as a flat blob, which the spread tells)
-    flat = float(exp.std()) < FLAT_CARD
+    shading = float(exp.std())
     follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
     spread = float(seen.std())
-    if lightness > LIGHT_PAWN:
+    if lightness > LIGHT_PAWN and FAINT_CARD <= shading < FLAT_CARD:
         # (glare whose lightness follows even a flat card's faint shading this closely is
         # still glare: a pawn's own shading matches it far less)
-        return follows > (FLAT_GLARE_FOLLOWS if flat else GLARE_FOLLOWS) or spread < LIGHT_SPREAD
-    if flat:
+        return follows > FLAT_GLARE_FOLLOWS or spread < LIGHT_SPREAD
+    if shading < FLAT_CARD:
         follows = 0.0
+    if lightness > LIGHT_PAWN:
+        return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
     return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
 
 
@@ -341,10 +343,13 @@ DARK_SPREAD = 1.2  # a dark pawn's highlight and shading spread at least this mu
 # / +1; no new wrong cell or phantom (a white pawn's shading on a plain sky correlated
 # 0.6-0.7 with the sky's faint light slope, and the pawn was taken for glare).
 FLAT_CARD = 5.0
-# The lightness correlation beyond which a light blob on a flat card is glare all the same
-# (fresh decks 7000-7999 seed 43: glare over a plain sky, 0.82 and 0.92, named Borea; a
-# white pawn's shading on a plain sky correlated 0.6-0.7, above)
+# The lightness correlation beyond which a light blob on a flat card is glare all the same,
+# where the card shades at least FAINT_CARD (fresh deck 7010, seed 43 #62, #63: glare over a
+# plain sky, 0.92 and 0.82 on cards of L std 4.3 and 2.5, named Borea; DEV seed 5 #5, #31:
+# white pawns on a plain sky, 0.69 and 0.67 on 3.3 and 3.8). Flatter, only the light's
+# slope is left to follow, and a pawn's shading may run the same way.
 FLAT_GLARE_FOLLOWS = 0.8
+FAINT_CARD = 2.0
 
 
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration
