@@ -691,7 +691,7 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
     d = _pawn_distances(seen, colours, icovs)
     if float((d.argmin(axis=1) == i).mean()) < MIN_SHARE:
         return True
-    if _light_only(seen, exp, colours[i]):
+    if _light_only(seen, exp, colours[i]) or glare_gone(seen, exp, expected, x, y):
         return True
     if change >= CLEAR_CHANGE:
         # a change this strong, nearly all of it the pawn's colour, is the pawn even on a
@@ -701,14 +701,14 @@ def _unsure(lab: F32, expected: F32, colours: F32, icovs: F32, i: int, x: float,
         return False
     # On a card of a colour near the pawn's, the colours seen must be new to the card: a
     # card nudged or relit shows its own colours moved, a pawn colours found nowhere on it
-    return _novelty(seen, expected, x, y) < NOVEL
+    return _novelty(seen, expected, x, y, NOVEL_REACH) < NOVEL
 
 
-def _novelty(seen: F32, expected: F32, x: float, y: float) -> float:
+def _novelty(seen: F32, expected: F32, x: float, y: float, reach: int) -> float:
     """How new the colours ``seen`` around (x, y) are to the card expected there: the median
     over the seen pixels of the Lab distance to the nearest expected colour within
-    ``NOVEL_REACH`` board px beyond the window."""
-    _, near = _around(expected, expected, x, y, UNSURE_WINDOW + NOVEL_REACH)
+    ``reach`` board px beyond the window."""
+    _, near = _around(expected, expected, x, y, UNSURE_WINDOW + reach)
     # (colour_distance: np.linalg.norm's values, at half its cost on these ~40k pairs)
     dist = colour_distance(seen[:, None, :], near[None, :, :]).min(axis=1)
     return float(np.median(dist))
@@ -736,6 +736,28 @@ def _light_only(seen: F32, exp: F32, colour: F32) -> bool:
     if float(np.hypot(colour[1], colour[2])) > GREY_PAWN:
         return False
     return float(light_alone(seen, exp).mean()) >= LIGHT_SHARE
+
+
+def glare_gone(seen: F32, exp: F32, expected: F32, x: float, y: float) -> bool:
+    """Whether the window around (x, y) (its pixels ``seen`` over the card ``exp``ected, Lab)
+    is card art where the calibration photo had glare: the card expected there near white
+    (``GLARE_L``) and much lighter than now (``GLARE_DROP``), what is seen as flat as art
+    (``GONE_SPREAD``), and its colours the card's own, found on it within ``GONE_REACH``
+    (``NOVEL``). The art's colour shows now and may be a coloured pawn's; a pawn is a shaded
+    solid whose colours are new to the card. Fresh deck 7023 (seed 43 #139, #140): orange
+    art under the calibration's glare named Jugo, L std 6.4 and 5.8, its colours 4.4 and 2.9
+    from the card's; Skyron standing under such glare in #140: L std 12.8, 66."""
+    if float(np.median(exp[:, 0])) < GLARE_L or float(seen[:, 0].std()) >= GONE_SPREAD:
+        return False
+    if float(np.median(exp[:, 0] - seen[:, 0])) <= GLARE_DROP:
+        return False
+    return _novelty(seen, expected, x, y, GONE_REACH) < NOVEL
+
+
+GLARE_L = 85.0  # L: the card expected near white: glare in the calibration photo (gems.py)
+GLARE_DROP = 15.0  # L: ...and this much lighter than now
+GONE_SPREAD = 8.0  # L std under which what is seen is flat art, no pawn
+GONE_REACH = 8  # board px beyond the window where the art's colours are looked for
 
 
 def light_alone(seen: F32, exp: F32) -> NDArray[np.bool_]:

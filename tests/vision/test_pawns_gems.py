@@ -782,3 +782,35 @@ def test_glare_on_a_plain_sky_is_no_borea_on_a_fresh_deck() -> None:
     solved, shown = sample.setup.calibration()
     found = read_table(sample.render().image, calibrate(solved.image, shown.image)).pawns
     assert Spirit.BOREA not in sample.scene.pawns and Spirit.BOREA not in found
+
+
+def test_art_where_the_calibration_had_glare_is_no_pawn_but_a_pawn_there_is() -> None:
+    # Fresh deck 7023 (`pawn_diag.py --designs 7000-7999 --seed 43`, #139, #140): orange art
+    # under glare in the calibration photo, plain now, was named Jugo.
+    orange = np.array((63.0, 30.0, 50.0), np.float32)
+    expected = np.zeros((41, 41, 3), np.float32)
+    expected[:] = orange  # the card's art...
+    expected[12:29, 12:29] = (95.0, 3.0, 5.0)  # ...under glare in the solved photo
+    lab = expected.copy()
+    lab[12:29, 12:29] = orange  # no glare now: the art as it is
+    lab[..., 0] += np.random.default_rng(0).normal(0.0, 2.0, (41, 41))
+    seen, exp = lab[15:26, 15:26].reshape(-1, 3), expected[15:26, 15:26].reshape(-1, 3)
+    assert pawns.glare_gone(seen, exp, expected, 20.0, 20.0)
+    # a pawn of the art's colour standing there is shaded, light to dark
+    shaded = lab.copy()
+    shaded[15:26, 15:26, 0] += np.linspace(-18.0, 18.0, 11)[:, None]
+    assert not pawns.glare_gone(shaded[15:26, 15:26].reshape(-1, 3), exp, expected, 20.0, 20.0)
+    # and on a card white all over (no glare: the orange is new to it), even a flat one is
+    white = np.full_like(expected, (95.0, 3.0, 5.0))
+    assert not pawns.glare_gone(seen, exp, white, 20.0, 20.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [139, 140])
+def test_art_under_the_calibrations_glare_is_no_jugo_on_a_fresh_deck(index: int) -> None:
+    sample = next(
+        s for s in make_dataset(index + 1, 43, range(7000, 8000), per_setup=6) if s.index == index
+    )
+    solved, shown = sample.setup.calibration()
+    found = read_table(sample.render().image, calibrate(solved.image, shown.image)).pawns
+    assert Spirit.JUGO not in sample.scene.pawns and Spirit.JUGO not in found
