@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
-from .pawns import SHADOW_DROP, cell_of
+from .pawns import GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of
 from .pixels import components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -257,10 +257,9 @@ FLAT_GEM = 0.9  # L spread (std) under which a red blob is paint (gems in a dim 
 # seeds 5 and 22 and fresh 3000-3999: 1.4 and up; deck 9035's art 0.2-0.4, 3023's 0.5)...
 FLAT_GLOSS = 1.4  # ...unless its highlight stands this far (L) above its mean (gems: 1.9 up;
 # the paint: 0.9 at most)
-FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem...
-GLARE_L = 85.0  # ...where the calibration photo was near white (glare; a gem's core in a dim
-# room is flat too, on cards of L 35-46: DEV 6 and 10, five gems lost without this)...
-GLARE_DROP = 15.0  # ...and this much lighter than now
+FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem, where the
+# calibration photo had glare (pawns.GLARE_L, GLARE_DROP: a gem's core in a dim room is flat
+# too, on cards of L 35-46: DEV 6 and 10, five gems lost without the glare's condition)
 
 
 def _shaded_art(patch: F32, under: F32) -> bool:

@@ -754,7 +754,7 @@ def glare_gone(seen: F32, exp: F32, expected: F32, x: float, y: float) -> bool:
     return _novelty(seen, expected, x, y, GONE_REACH) < NOVEL
 
 
-GLARE_L = 85.0  # L: the card expected near white: glare in the calibration photo (gems.py)
+GLARE_L = 85.0  # L: the card expected near white: glare in the calibration photo (also gems')
 GLARE_DROP = 15.0  # L: ...and this much lighter than now
 GONE_SPREAD = 8.0  # L std under which what is seen is flat art, no pawn
 GONE_REACH = 8  # board px beyond the window where the art's colours are looked for
