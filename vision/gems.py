@@ -20,6 +20,7 @@ from .pixels import components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
+F64 = NDArray[Any]
 U8 = NDArray[Any]
 
 # Each red blob of the last find_gems call: (x, y, pixels, verdict), board px (for
@@ -37,10 +38,14 @@ def find_gems(
     where: list[tuple[float, float]] | None = None,
     pixels: U8 | None = None,
     away: NDArray[np.bool_] | None = None,
+    cards: F64 | None = None,
 ) -> tuple[list[Cell], list[Cell]]:
     """Cells with a red gem, and cells where a red blob's meaning is doubtful.
 
-    Pixels in ``away`` (a hand's reach) are not looked at.
+    Pixels in ``away`` (a hand's reach) are not looked at. ``cards`` (cards x 4 x 2, board
+    px), if given, are the cards' corners where they lie now: a gem-like blob whose middle
+    is within ``GEM_EDGE`` of its card's edge only makes the card doubtful (see
+    :func:`_at_card_edge`).
 
     Gems are found before pawns: ``where``, if given, receives the board point of every gem
     and doubtful red blob, and ``pixels`` (the mask's shape) is set to 1 over each gem's
@@ -128,6 +133,10 @@ def find_gems(
             verdict = _gem_verdict(patch, under, w, h, card_area, lit)
             gem_like = verdict == "gem"
             trace.append((cx, cy, npx, verdict))
+        if gem_like and cards is not None and _at_card_edge(cards, cx, cy):
+            trace.append((cx, cy, npx, "at a card's edge"))
+            gem_like = False
+            area = max(area, GEM_DOUBT * card_area)  # (a doubt, whatever its size)
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -137,7 +146,7 @@ def find_gems(
             doubts.append(pos.cell)
         if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
             where.append((cx, cy))
-    _second_look(lab, expected, card_area, geometry, gems, where, pixels)
+    _second_look(lab, expected, card_area, geometry, gems, where, pixels, cards)
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
     # doubtful (never a gem: its colour alone does not tell it from art).
@@ -159,6 +168,19 @@ def find_gems(
                 doubts.append(pos.cell)
                 trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _at_card_edge(cards: F64, x: float, y: float) -> bool:
+    """Whether the board point (x, y) lies within ``GEM_EDGE`` board px of the edge of the
+    card it is on (or on none). A gem lying on a card has its middle further in; a red
+    sliver there is the table (or the art of the card beside) where a card moved off: on a
+    red-checked table, every card nudged since the calibration shows a red strip along
+    its edge (fresh deck 4027, seed 53: 17 phantom gems in six photos, their middles 3 px
+    or less inside the card's edge; the gems found on DEV seed 5: 5.7 px and more)."""
+    inside = max(
+        cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), (x, y), True) for q in cards
+    )
+    return bool(inside < GEM_EDGE)
 
 
 def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float, lit: int = 0) -> str:
@@ -291,8 +313,10 @@ def _second_look(
     gems: list[Cell],
     where: list[tuple[float, float]] | None,
     pixels: U8 | None,
+    cards: F64 | None = None,
 ) -> None:
-    """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place.
+    """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place;
+    not at a card's edge (``cards``: see :func:`_at_card_edge`).
 
     Under a dim or a cool light a gem is a duller, pinker red (a* under 30, b* near zero:
     DEV deck 4 and 6 sessions lost most of their gems), and its pixels fall outside the red
@@ -314,6 +338,9 @@ def _second_look(
         cx, cy = float(cents[k][0]), float(cents[k][1])
         pos = cell_of(geometry, cx, cy)
         if pos.outside or pos.cell in gems:
+            continue
+        if cards is not None and _at_card_edge(cards, cx, cy):
+            trace.append((cx, cy, npx, "at a card's edge, second look"))
             continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
@@ -374,3 +401,4 @@ LOOSE_A = 18.0  # (doubt only) a* of a gem under a dim or tinted light...
 LOOSE_REDDER = 15.0  # ...at least this much above the card's...
 LOOSE_GLOSS = 15.0  # ...with its highlight this far (L) above its mean
 GEM_DOUBT = 0.006  # a red blob this big that is no gem makes its card doubtful
+GEM_EDGE = 3.0  # board px: a gem's middle lies at least this far inside its card's edge

@@ -294,7 +294,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     gem_at: list[tuple[float, float]] = []
     gem_px = np.zeros_like(mask)
     gems, gem_doubts = find_gems(
-        lab, expected, mask, profile.pawn_colours, card_area, g, gem_at, gem_px, reach
+        lab, expected, mask, profile.pawn_colours, card_area, g, gem_at, gem_px, reach, now
     )
     pawn_at: list[tuple[float, float]] = []
     pawns, doubtful_pawns, unplaced = find_pawns(

@@ -814,3 +814,27 @@ def test_art_under_the_calibrations_glare_is_no_jugo_on_a_fresh_deck(index: int)
     solved, shown = sample.setup.calibration()
     found = read_table(sample.render().image, calibrate(solved.image, shown.image)).pawns
     assert Spirit.JUGO not in sample.scene.pawns and Spirit.JUGO not in found
+
+
+def test_a_red_sliver_at_a_cards_edge_is_a_doubt_not_a_gem() -> None:
+    # Fresh deck 4027 (`pawn_diag.py --designs 4000-4999 --seed 53`, #162-#167) on a
+    # red-checked table: a card nudged since the calibration shows a red strip of the table
+    # along its edge, gem-like enough to be taken for one (17 phantom gems).
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((80.0, 0.0, 10.0))
+    x, y = (round(v) for v in g.cell_centre((2, 3)))
+    card = np.array(
+        [[[x - 20, y - 22], [x + 20, y - 22], [x + 20, y + 22], [x - 20, y + 22]]], np.float64
+    )
+    for dx, is_gem in ((0, True), (15, True), (18, False)):  # the edge lies 20 px off
+        lab = expected.copy()
+        lab[y - 3 : y + 3, x + dx - 4 : x + dx + 4] = (45.0, 40.0, 22.0)
+        lab[y - 1 : y + 1, x + dx - 1 : x + dx + 1, 0] += 12.0  # its highlight
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        colours = np.zeros((5, 3), np.float32)
+        gems, doubts = find_gems(lab, expected, mask, colours, card_area, g, cards=card)
+        assert (gems == [(2, 3)]) is is_gem, dx
+        assert (doubts == [(2, 3)]) is not is_gem, dx
+        # without the cards' corners, it is a gem wherever it lies
+        assert find_gems(lab, expected, mask, colours, card_area, g)[0] == [(2, 3)]
