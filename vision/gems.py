@@ -134,9 +134,12 @@ def find_gems(
             gem_like = verdict == "gem"
             trace.append((cx, cy, npx, verdict))
         if gem_like and cards is not None and _at_card_edge(cards, cx, cy):
-            trace.append((cx, cy, npx, "at a card's edge"))
-            gem_like = False
-            area = max(area, GEM_DOUBT * card_area)  # (a doubt, whatever its size)
+            trace.append((cx, cy, npx, "at a card's edge"))  # a doubt, whatever its size
+            if pos.cell not in doubts:
+                doubts.append(pos.cell)
+            if where is not None:
+                where.append((cx, cy))
+            continue
         if gem_like:
             if pos.cell not in gems:
                 gems.append(pos.cell)
@@ -339,9 +342,6 @@ def _second_look(
         pos = cell_of(geometry, cx, cy)
         if pos.outside or pos.cell in gems:
             continue
-        if cards is not None and _at_card_edge(cards, cx, cy):
-            trace.append((cx, cy, npx, "at a card's edge, second look"))
-            continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
         light, ma, mb = (float(v) for v in patch.mean(axis=0))
@@ -354,6 +354,9 @@ def _second_look(
             and light < GEM_MAX_L
             and gloss >= LOOK_GLOSS
         ):
+            if cards is not None and _at_card_edge(cards, cx, cy):
+                trace.append((cx, cy, npx, "at a card's edge, second look"))
+                continue
             gems.append(pos.cell)
             trace.append((cx, cy, npx, "gem, second look"))
             if where is not None:
