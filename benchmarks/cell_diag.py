@@ -43,9 +43,9 @@ from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 def rival_reason(
     ev: pid.Evidence, deck: pid.PrintDeck, colour: np.ndarray, i: int, k: int, j: int
 ) -> str:
-    """Why island ``j`` stays a rival of ``k`` in cell ``i`` (mirrors ``_unresolved``)."""
+    """Why island ``j`` stays a rival of ``k`` in cell ``i`` (mirrors ``open_rivals``)."""
     p = float(ev.block_px)
-    sep = deck.separation(k)[:, j]
+    sep = deck.separations_from(np.array([k]))[0, j]
     ek = ev.block_err[i, k, ev.best[i, k]]
     ej = ev.block_err[i, j, ev.best[i, j]]
     seen = (np.minimum(ek, ej) / p <= pid.OCCLUDED) & (sep / p >= pid.TELLING)
@@ -66,7 +66,7 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
     fit = ev.cost[idx, choice] <= pid.POOR_FIT
     many = int((~fit).sum()) >= pid.MISFITS
     out = []
-    open_rivals = [pid._unresolved(ev, deck, colour, i, int(k)) for i, k in enumerate(choice)]
+    open_rivals = pid.open_rivals(ev, deck, colour, choice)
     sure = pid.certain(ev, deck, colour, choice)
     covered = (colour[idx, choice] > reader.MAX_OWN) & (ev.cost[idx, choice] > reader.COVER_PRINT)
     placed = set(choice[sure].tolist())
