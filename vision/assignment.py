@@ -28,6 +28,21 @@ def solve(cost: NDArray[np.floating]) -> IntArray:
         raise ValueError(f"cost matrix must be square, got {n}x{m}")
     if not np.all(np.isfinite(c)):
         raise ValueError("cost matrix has non-finite entries")
+    # Most photos: every card fits its own island best, strictly, and no two cards the same
+    # one. No other assignment then costs as little, so it is the Hungarian's answer,
+    # without its 25 rounds of numpy steps (0.7 ms a reading).
+    best = c.argmin(axis=1)
+    if n >= 2 and len(np.unique(best)) == n:
+        two = np.partition(c, 1, axis=1)
+        if bool((two[:, 0] < two[:, 1]).all()):
+            out: IntArray = best
+            return out
+    return _hungarian(c)
+
+
+def _hungarian(c: F64) -> IntArray:
+    """:func:`solve` by the Hungarian algorithm (a square, finite float64 ``c``)."""
+    n = len(c)
     # Potentials u (rows) and v (columns); p[j] = row matched to column j (1-based, 0 = none).
     u = np.zeros(n + 1)
     v = np.zeros(n + 1)
