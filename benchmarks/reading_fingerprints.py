@@ -1,8 +1,12 @@
 """Fingerprints of every decision the vision makes on DEV photos: proof a speed-up changed none.
 
-    nice .venv/bin/python benchmarks/reading_fingerprints.py --save /tmp/before.json
+    taskset -c 0 nice .venv/bin/python benchmarks/reading_fingerprints.py --save /tmp/before.json
     (change the code)
-    nice .venv/bin/python benchmarks/reading_fingerprints.py --compare /tmp/before.json
+    taskset -c 0 nice .venv/bin/python benchmarks/reading_fingerprints.py --compare /tmp/before.json
+
+Save and compare on the same number of cores (``taskset``): BLAS splits the print
+comparisons' matrix products over the cores it has, and a different split changes the
+costs' last bits (every photo's cost hash differed between one core and two, 2026-11-26).
 
 Sessions of ``make_dataset(n, seed, DEV_DESIGNS, per_setup)`` are calibrated (each profile's
 arrays hashed, or its refusal kept) and every game photo is read. Kept per photo: the
