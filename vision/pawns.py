@@ -314,20 +314,22 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     a = seen - seen.mean()
     b = exp - exp.mean()
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    # (on a flat part of the card the correlation is of noise and the light's slope, no
-    # evidence either way: there glare shows as a flat blob, which the spread tells)
-    shading = float(exp.std())
     follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
+    shading = float(exp.std())
     spread = float(seen.std())
-    if lightness > LIGHT_PAWN and FAINT_CARD <= shading < FLAT_CARD:
-        # (glare whose lightness follows even a flat card's faint shading this closely is
-        # still glare: a pawn's own shading matches it far less)
-        return follows > FLAT_GLARE_FOLLOWS or spread < LIGHT_SPREAD
-    if shading < FLAT_CARD:
-        follows = 0.0
+    # On a flat part of the card the correlation is of noise and the light's slope, no
+    # evidence either way: there glare shows as a flat blob, which the spread tells. Glare
+    # whose lightness follows even a flat card's faint shading very closely is still glare:
+    # a pawn's own shading matches it far less.
     if lightness > LIGHT_PAWN:
-        return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
-    return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
+        if shading >= FLAT_CARD:
+            return follows > GLARE_FOLLOWS or spread < LIGHT_SPREAD
+        if shading >= FAINT_CARD:
+            return follows > FLAT_GLARE_FOLLOWS or spread < LIGHT_SPREAD
+        return spread < LIGHT_SPREAD
+    if shading >= FLAT_CARD:
+        return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
+    return spread < DARK_SPREAD
 
 
 LIGHT_PAWN = 65.0  # learned L above which glare may fake the pawn (Borea)
