@@ -142,10 +142,14 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     cross = coarse_costs(templates, templates).astype(np.float64)
     np.fill_diagonal(cross, np.inf)
     cross_cost = float(np.median(cross[np.isfinite(cross)]))
+    # (fresh deck 8017: white-bordered cards a finger apart on a light grey table; the paper's
+    # edge was too faint and the art's frame inside the border was found instead: a finger
+    # apart alone would not help there, a surface of another colour would)
     if not deck.outlined:
         raise CalibrationError(
             "solved photo: the cards' edges were not found precisely (cards touching, or "
-            "their edges lost in the table's pattern?); lay them a finger apart and retake"
+            "their edges lost in the table's pattern or colour?); lay them a finger apart, on "
+            "a surface unlike the cards' border, and retake"
         )
     # Two islands are "alike" only if both their colours and their prints (number, icon)
     # agree: same-coloured cards of one deck differ by their numbers alone.
