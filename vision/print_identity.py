@@ -22,6 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .card_print import (
+    FAINT_OVER_TYPICAL,
+    FAINT_SIDE,
     PAD,
     align,
     detail,
@@ -164,6 +166,11 @@ class PrintDeck:
         self.outline_framed: NDArray[np.bool_] = reg.found & ~misframed
         self.outline_shifts = shift
         self.outlined = outline_at_sides(self.ref_cols) and outline_at_sides(self.ref_rows)
+        # (a fainter outline still at the sides: trusted only if no card is off it)
+        self.faintly_outlined = all(
+            outline_at_sides(ref, share=FAINT_SIDE, over_typical=FAINT_OVER_TYPICAL)
+            for ref in (self.ref_cols, self.ref_rows)
+        )
         soft = detail(prints)
         w, h = self.size
         x0, y0 = self.origin

@@ -9,7 +9,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from zefiria.vision.card_print import PAD, align, edge_profiles, outline_at_sides
+from zefiria.vision.calibrate import outline_trusted
+from zefiria.vision.card_print import (
+    FAINT_OVER_TYPICAL,
+    FAINT_SIDE,
+    PAD,
+    align,
+    edge_profiles,
+    outline_at_sides,
+)
 from zefiria.vision.print_identity import (
     LAYOUT_MATCH,
     LAYOUT_NEAR,
@@ -67,6 +75,41 @@ def test_outline_must_sit_at_the_prints_sides() -> None:
     # cards framed 10 px too low: their bottom edge is missing from the print
     _, off_rows = edge_profiles(np.stack([_print(k, 0, 10) for k in range(1, 6)]))
     assert not outline_at_sides(off_rows.mean(axis=0))
+
+
+def _faint_print(island: int, dy: int = 0) -> np.ndarray:
+    """A light card on a table nearly as light, its art a dark panel 5 px inside the edge."""
+    img = np.full((H + 2 * PAD, W + 2 * PAD), 170, np.uint8)
+    x0, y0 = PAD, PAD + dy
+    cv2.rectangle(img, (x0, y0), (x0 + W - 1, y0 + H - 1), 200, -1)
+    cv2.rectangle(img, (x0 + 5, y0 + 5), (x0 + W - 6, y0 + H - 6), 40, -1)
+    cv2.putText(img, str(island), (x0 + 10, y0 + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 230, 2)
+    noise = np.random.default_rng(island).normal(0, 3, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_faint_outline_at_the_sides_is_found_only_where_it_is() -> None:
+    def sides(dy: int) -> list[tuple[bool, bool]]:
+        cols, rows = edge_profiles(np.stack([_faint_print(k, dy) for k in range(1, 6)]))
+        return [
+            (
+                outline_at_sides(ref),
+                outline_at_sides(ref, share=FAINT_SIDE, over_typical=FAINT_OVER_TYPICAL),
+            )
+            for ref in (cols.mean(axis=0), rows.mean(axis=0))
+        ]
+
+    # the paper's edge is at the sides but far weaker than the art's: not strictly outlined
+    assert sides(0) == [(False, True), (False, True)]
+    # framed 10 px too low, the rows have no edge at the print's sides, faint or strong
+    assert sides(10)[1] == (False, False)
+
+
+def test_a_faint_outline_is_trusted_only_with_every_card_on_it() -> None:
+    assert outline_trusted(PrintDeck(np.stack([_faint_print(k) for k in range(1, 26)])))
+    # two cards whose corners were found 7 px off (a gap or the table taken for their edge)
+    prints = [_faint_print(k, dy=7 if k in (3, 9) else 0) for k in range(1, 26)]
+    assert not outline_trusted(PrintDeck(np.stack(prints)))
 
 
 def test_shuffled_cards_are_identified_and_sure(deck: PrintDeck) -> None:
