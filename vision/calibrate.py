@@ -146,9 +146,8 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     # inner frame far stronger than the paper's edge, a border the colour of the table) is
     # trusted where no card's print is off it (fresh decks 8016, 8031, 8035 and 8049 were
     # refused before: accepted so, their 24 game photos read 586 cells right, 6 null, none
-    # wrong). A finger apart alone does not always help: fresh deck 8017, white borders on a
-    # light grey table under a lamp, whose pool of light passed for cards; a surface of
-    # another colour would.
+    # wrong). The advice names the surface too: a table the colour of the cards' border hides
+    # the paper's edge however far apart the cards lie.
     if not outline_trusted(deck):
         raise CalibrationError(
             "solved photo: the cards' edges were not found precisely (cards touching, or "
