@@ -446,7 +446,8 @@ def certain(
     ``hidden`` cells (under a hand) are never sure, and their misfits do not count among
     the poorly fitting cards that make every card doubtful.
     """
-    rivals = open_rivals(ev, deck, colour, choice)
+    still_open, favours = _told_apart(ev, deck, colour, choice)
+    rivals = [np.flatnonzero(row) for row in still_open]
     # A card not framed, or read as an island whose own print was not framed at
     # calibration, is compared on the wrong pixels: never sure.
     framed = ev.framed & deck.framed[choice]
@@ -466,6 +467,28 @@ def certain(
     # while island 11 itself lay elsewhere at 0.01 and was read as 15 at 0.35; sure as 11,
     # the first card ruled 11 out for the second, and the two were swapped silently).
     framed &= ~_beaten(ev.cost, choice)
+    # ...and an island that another framed card's print is told apart in favour of, against
+    # that card's own choice, is not sure where it was chosen: one of the two cards was
+    # given the other's island by the colours (fresh deck 8002: island 19 under a pawn,
+    # read 14 by its few blocks left; island 14 under a gem, read 19 by its colours, its
+    # print 0.61 of the way towards 14's; each ruled the other's island out, swapped
+    # silently).
+    # (only for an island whose print fits the card well and far better than its chosen
+    # one's, itself no poor fit: a smudged card's blocks lean anywhere, against a wrong
+    # choice many islands look a little better, and a card whose own island's print was
+    # learned poorly fits many better: fresh deck 8044's island 9, 0.85-0.92, favoured
+    # eight islands in each photo, all rightly read)
+    own = ev.cost[np.arange(len(choice)), choice]
+    trusted = ev.framed & (own <= POOR_FIT)
+    if hidden is not None:
+        trusted = trusted & ~hidden
+    fits = (ev.cost <= POOR_FIT) & (ev.cost <= FAVOURED_FIT * own[:, None])
+    # (and better than the card the island was given to: a card read right fits its print
+    # best, fresh deck 8039's wrongly read card favoured four islands read right)
+    holder = np.full(ev.cost.shape[1], np.inf, ev.cost.dtype)
+    holder[choice] = own
+    favoured = favours & fits & trusted[:, None] & (ev.cost < holder[None, :])
+    framed &= ~np.isin(choice, np.flatnonzero(favoured.any(axis=0)))
     sure = np.array([len(r) == 0 for r in rivals]) & framed
     while True:
         placed = set(choice[sure].tolist())
@@ -490,6 +513,7 @@ def _beaten(cost: F32, choice: NDArray[np.intp]) -> NDArray[np.bool_]:
     return out
 
 
+FAVOURED_FIT = 0.5  # x a card's misfit to its chosen island: another island's fits far better
 BEATEN = 0.25  # x a card's fit to its own chosen island: another island's print fits it far
 # better (an occluded card fits its rivals' prints about as badly as its own)
 
@@ -508,7 +532,17 @@ def _fit_without(ev: Evidence, choice: NDArray[np.intp], drop: int) -> F32:
 def open_rivals(
     ev: Evidence, deck: PrintDeck, colour: F32, choice: NDArray[np.intp]
 ) -> list[NDArray[np.intp]]:
-    """For each cell, the islands other than its chosen one it cannot be told apart from.
+    """For each cell, the islands other than its chosen one it cannot be told apart from."""
+    still_open, _ = _told_apart(ev, deck, colour, choice)
+    return [np.flatnonzero(row) for row in still_open]
+
+
+def _told_apart(
+    ev: Evidence, deck: PrintDeck, colour: F32, choice: NDArray[np.intp]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(cells, islands): the islands each cell's card cannot be told apart from its chosen
+    one (see :func:`open_rivals`), and those its print is told apart in favour of, against
+    the chosen island (the choice then came from the colours or the assignment).
 
     Every cell against every island at once (25 x 25 pairs of 16 blocks: one pass instead
     of a numpy round per cell, a millisecond a reading).
@@ -538,8 +572,11 @@ def open_rivals(
     # with the table in it: only a card far nearer the chosen print than its rules it out.
     own = np.where(choice == cells, OWN_SIDE, SIDE)[:, None]
     side = np.where(deck.framed[None, :], own, UNFRAMED_SIDE)
-    told = (den / p >= MIN_APART) & (rho >= side)
-    return [np.flatnonzero(row) for row in candidate & ~told]
+    apart = den / p >= MIN_APART
+    told = apart & (rho >= side)
+    favours = apart & (rho <= -SIDE) & deck.framed[None, :]
+    favours[cells, choice] = False
+    return candidate & ~told, favours
 
 
 def normalised_blocks(crops: F32, block: tuple[int, int]) -> F32:
