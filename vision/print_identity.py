@@ -467,28 +467,9 @@ def certain(
     # while island 11 itself lay elsewhere at 0.01 and was read as 15 at 0.35; sure as 11,
     # the first card ruled 11 out for the second, and the two were swapped silently).
     framed &= ~_beaten(ev.cost, choice)
-    # ...and an island that another framed card's print is told apart in favour of, against
-    # that card's own choice, is not sure where it was chosen: one of the two cards was
-    # given the other's island by the colours (fresh deck 8002: island 19 under a pawn,
-    # read 14 by its few blocks left; island 14 under a gem, read 19 by its colours, its
-    # print 0.61 of the way towards 14's; each ruled the other's island out, swapped
-    # silently).
-    # (only for an island whose print fits the card well and far better than its chosen
-    # one's, itself no poor fit: a smudged card's blocks lean anywhere, against a wrong
-    # choice many islands look a little better, and a card whose own island's print was
-    # learned poorly fits many better: fresh deck 8044's island 9, 0.85-0.92, favoured
-    # eight islands in each photo, all rightly read)
-    own = ev.cost[np.arange(len(choice)), choice]
-    trusted = ev.framed & (own <= POOR_FIT)
-    if hidden is not None:
-        trusted = trusted & ~hidden
-    fits = (ev.cost <= POOR_FIT) & (ev.cost <= FAVOURED_FIT * own[:, None])
-    # (and better than the card the island was given to: a card read right fits its print
-    # best, fresh deck 8039's wrongly read card favoured four islands read right)
-    holder = np.full(ev.cost.shape[1], np.inf, ev.cost.dtype)
-    holder[choice] = own
-    favoured = favours & fits & trusted[:, None] & (ev.cost < holder[None, :])
-    framed &= ~np.isin(choice, np.flatnonzero(favoured.any(axis=0)))
+    # ...and an island that another card's print is told apart in favour of is not sure
+    # where it was chosen (fresh deck 8002: see _contested).
+    framed &= ~np.isin(choice, _contested(ev, choice, favours, hidden))
     sure = np.array([len(r) == 0 for r in rivals]) & framed
     while True:
         placed = set(choice[sure].tolist())
@@ -511,6 +492,38 @@ def _beaten(cost: F32, choice: NDArray[np.intp]) -> NDArray[np.bool_]:
     fights = (others < own[None, :]) & (others < BEATEN * own[:, None])
     out: NDArray[np.bool_] = np.asarray(fights.any(axis=0), dtype=bool)
     return out
+
+
+def _contested(
+    ev: Evidence,
+    choice: NDArray[np.intp],
+    favours: NDArray[np.bool_],
+    hidden: NDArray[np.bool_] | None,
+) -> NDArray[np.intp]:
+    """The islands that another card's print is told apart in favour of (``favours``, see
+    :func:`_told_apart`), against that card's own choice: one of the two cards was given
+    the other's island by the colours. Fresh deck 8002: island 19 under a pawn was read 14
+    by its few blocks left, island 14 under a gem read 19 by its colours (its print 0.61 of
+    the way towards 14's); each ruled the other's island out, and the two were swapped
+    silently.
+
+    Only a framed, unhidden card that fits its own choice no worse than ``POOR_FIT`` says
+    so, and only for an island whose print fits it well, far better than its own choice's
+    (``FAVOURED_FIT``) and better than the card given that island: a smudged card's blocks
+    lean anywhere, against a wrong choice many islands look a little better, a card whose
+    own island's print was learned poorly fits many better (fresh deck 8044's island 9,
+    0.85-0.92, favoured eight islands a photo, all read right), and a card read right fits
+    its print best (fresh deck 8039's wrongly read card favoured four islands read right).
+    """
+    own = ev.cost[np.arange(len(choice)), choice]
+    trusted = ev.framed & (own <= POOR_FIT)
+    if hidden is not None:
+        trusted = trusted & ~hidden
+    fits = (ev.cost <= POOR_FIT) & (ev.cost <= FAVOURED_FIT * own[:, None])
+    holder = np.full(ev.cost.shape[1], np.inf, ev.cost.dtype)
+    holder[choice] = own
+    favoured = favours & fits & trusted[:, None] & (ev.cost < holder[None, :])
+    return np.flatnonzero(favoured.any(axis=0))
 
 
 FAVOURED_FIT = 0.5  # x a card's misfit to its chosen island: another island's fits far better
