@@ -13,6 +13,8 @@ visible cell left null is put under the first of these that holds (the order of
 - ``not framed``: the card's outline was not found in this photo;
 - ``island not framed``: the island read was not framed at calibration;
 - ``poor fit`` / ``misfits``: the card fits its island poorly, or too many cards do;
+- ``beaten`` / ``contested``: another card fits its island's print far better, or another
+  card's print is told apart in favour of its island (``print_identity._contested``);
 - ``rival ...``: another island is not ruled out; split by why (``close colour, no telling
   blocks``, ``too little apart``, ``rho below SIDE``, and for a rival whose print was not
   framed ``rival not framed, rho below its side``), and by whether
@@ -70,6 +72,9 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
     sure = pid.certain(ev, deck, colour, choice)
     covered = (colour[idx, choice] > reader.MAX_OWN) & (ev.cost[idx, choice] > reader.COVER_PRINT)
     placed = set(choice[sure].tolist())
+    beaten = pid._beaten(ev.cost, choice)
+    _, favours = pid._told_apart(ev, deck, colour, choice)
+    contested = np.isin(choice, pid._contested(ev, choice, favours, None))
     for i in range(n):
         k = int(choice[i])
         if covered[i]:
@@ -84,6 +89,10 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
             out.append("poor fit")
         elif many:
             out.append("misfits")
+        elif beaten[i]:
+            out.append("beaten (another card fits its island far better)")
+        elif contested[i]:
+            out.append("contested (another card's print favours its island)")
         else:
             rivals = [int(j) for j in open_rivals[i] if int(j) not in placed]
             if not rivals:
