@@ -283,6 +283,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         table=like,
         free=free,
         settled=off < SETTLED * PITCH,
+        one_size=True,
     )
     # The cards' prints at the photo's resolution: what readings tell islands apart by.
     psize = print_size(quads, geometry)

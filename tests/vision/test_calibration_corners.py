@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from zefiria.vision.card_quads import find_quads, refit_lattice
+from zefiria.vision.card_quads import find_quads, off_size, refit_lattice
 
 SUPER = 8  # supersampling of the drawn board: sides at sub-pixel places, edges antialiased
 TABLE, PAPER = 100.0, 200.0
@@ -151,3 +151,38 @@ def test_a_settled_card_moves_to_a_far_stronger_outline() -> None:
     centre, size = _first_guess(truth)
     settled = find_quads(fine, centre, size, settled=np.array([True]))[0]
     assert np.abs(settled - truth)[:, 1].min() > 3.0
+
+
+def _deck_in_perspective(seed: int) -> np.ndarray:
+    """(25, 4, 2) board-px quads of one deck on a board with perspective left: cards lower
+    on the board are up to 6% bigger, each laid a little off its cell, sides within 0.2 px."""
+    rng = np.random.default_rng(seed)
+    quads = []
+    for i in range(25):
+        cx, cy = 40.0 + 48.0 * (i % 5) + rng.normal(0, 1.5), 40.0 + 48.0 * (i // 5)
+        cy += rng.normal(0, 1.5)
+        grow = 1.0 + 0.06 * (cy - 40.0) / 192.0
+        w, h = 42.0 * grow + rng.normal(0, 0.2), 44.0 * grow + rng.normal(0, 0.2)
+        quads.append(
+            [
+                [cx - w / 2, cy - h / 2],
+                [cx + w / 2, cy - h / 2],
+                [cx + w / 2, cy + h / 2],
+                [cx - w / 2, cy + h / 2],
+            ]
+        )
+    return np.array(quads)
+
+
+def test_a_card_fitted_bigger_than_the_deck_is_found_off_size() -> None:
+    # Fresh deck 2033: tight gaps between two rows, and five cards' free fits took the
+    # neighbour's edge, 3 board px taller than the deck. Island 15's print was framed 6 print
+    # px off, and a photo of it elsewhere was read, sure, as the island calibrated there.
+    for seed in range(6):
+        quads = _deck_in_perspective(seed)
+        assert not off_size(quads).any(), seed  # perspective alone is no card off size
+        stretched = quads.copy()
+        for i in (7, 8, 9, 12, 14):
+            stretched[i, 2:, 1] += 3.0  # bottom side on the next row's top edge
+        stretched[20, 1:3, 0] -= 2.5  # and one card fitted too narrow
+        assert np.flatnonzero(off_size(stretched)).tolist() == [7, 8, 9, 12, 14, 20], seed

@@ -190,6 +190,17 @@ def test_fresh_deck_photo_14_two_like_cards_are_not_swapped_silently() -> None:
     assert sample.scene.island_at((4, 1)) == 14
 
 
+@pytest.mark.slow
+def test_fresh_deck_photo_199_a_card_stretched_at_calibration_is_not_misread() -> None:
+    # `cell_diag.py --designs 2000-2999 --seed 47 --n 480 --per-setup 6`, photo 199 (deck
+    # 2033): island 15 in cell (1, 4) was read, sure, as island 10 (calibrated there). Tight
+    # gaps between rows 1 to 3 let five cards' free fits reach the next row's edge, 3
+    # board px taller than the deck: island 15's print was learned 6 print px off, and no
+    # card showing it could fit it after.
+    sample = _fresh_photo_read(47, range(2000, 3000), 199, hand_chance=0.15, per_setup=6)
+    assert sample.scene.island_at((1, 4)) == 15
+
+
 def test_a_card_fitting_its_island_poorly_is_not_sure_and_many_leave_nothing_sure(
     deck: PrintDeck,
 ) -> None:
