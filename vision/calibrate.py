@@ -19,7 +19,15 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 from .board import BoardGeometry, choose_shrink
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .card_print import cut_prints, print_maps, print_size
-from .card_quads import deck_size, edge_images, edge_polarity, find_quads, refit_lattice
+from .card_quads import (
+    deck_size,
+    edge_images,
+    edge_polarity,
+    find_quads,
+    fit_quads,
+    off_size,
+    refit_lattice,
+)
 from .grid_locator import GridFit, GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawn_objects import learn_looks
 from .pawns import learn_pawns
@@ -274,7 +282,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     off = np.linalg.norm(found - cells, axis=1)
     near = off < 0.12 * PITCH
     start = np.where(near[:, None], found, cells)
-    quads = find_quads(
+    quads, outlines = fit_quads(
         grey_hi,
         start,
         size,
@@ -283,12 +291,31 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         table=like,
         free=free,
         settled=off < SETTLED * PITCH,
-        one_size=True,
     )
-    # The cards' prints at the photo's resolution: what readings tell islands apart by.
+    prints, deck = _prints(solved, quads, geometry)
+    # Across a tight gap a free side can reach the neighbour's edge (fresh deck 2033: five
+    # cards 3 board px too tall, one island's print learned 6 print px off its place and
+    # misread after). A card bigger or smaller than the deck keeps its rigid outline,
+    # unless the prints then line up worse with the deck's outline: the sides of a deck
+    # whose free sizes scatter (fresh deck 3015) are no better for being rigid. Only a fit
+    # whose cards the deck's outline frames is mended so: one with too many cards off it
+    # is a grid placed wrong, which fewer cards off must not pass (fresh deck 6076: passed
+    # so, its prints were registered 4-8 px apart, and a photo misread a card, sure).
+    wrong_size = off_size(quads) if free else np.zeros(len(quads), bool)
+    if wrong_size.any() and int(_off_cards(deck).sum()) <= MAX_OFF:
+        sized = np.where(wrong_size[:, None, None], outlines, quads)
+        sized_prints, sized_deck = _prints(solved, sized, geometry)
+        if _misfit(sized_deck)[:2] <= _misfit(deck)[:2]:
+            quads, prints, deck = sized, sized_prints, sized_deck
+    return CardFit(geometry, board, lab, grey_hi, table_px, quads, prints, deck)
+
+
+def _prints(solved: U8, quads: F64, geometry: BoardGeometry) -> tuple[U8, PrintDeck]:
+    """The cards' prints at the photo's resolution (what readings tell islands apart by),
+    and the deck they make."""
     psize = print_size(quads, geometry)
     prints = cut_prints(solved, print_maps(quads, geometry, psize), psize)
-    return CardFit(geometry, board, lab, grey_hi, table_px, quads, prints, PrintDeck(prints))
+    return prints, PrintDeck(prints)
 
 
 def _misfit(deck: PrintDeck) -> tuple[bool, int, int]:

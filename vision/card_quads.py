@@ -143,7 +143,6 @@ def find_quads(
     table: F32 | None = None,
     free: bool = False,
     settled: NDArray[np.bool_] | None = None,
-    one_size: bool = False,
 ) -> F64:
     """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
 
@@ -161,12 +160,22 @@ def find_quads(
     ``settled`` marks the cards whose centre two fits agree on (a first fit found the card
     where the lattice expects it): such a card moves further than ``SETTLED_SHIFTS`` only to
     an outline ``MOVE_FOR`` times better than the best that near (see ``SETTLED_SHIFTS``).
-
-    ``one_size``: in a free fit, a card whose sides make it bigger or smaller than the
-    deck (:func:`off_size`) keeps its rigid outline: across a tight gap a free side can
-    reach the neighbour's edge (fresh deck 2033: five cards 3 board px too tall, and one
-    island's print learned 6 print px off its place, misread after).
     """
+    return fit_quads(grey_hi, centres, size, grow, polarity, table, free, settled)[0]
+
+
+def fit_quads(
+    grey_hi: F32,
+    centres: F64,
+    size: tuple[float, float],
+    grow: F64 | None = None,
+    polarity: int = 0,
+    table: F32 | None = None,
+    free: bool = False,
+    settled: NDArray[np.bool_] | None = None,
+) -> tuple[F64, F64]:
+    """:func:`find_quads`'s corners, and each card's rigid outline, the rectangle its sides
+    were then fitted from, both (N, 4, 2) board px."""
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
     w, h = 2.0 * size[0], 2.0 * size[1]
@@ -210,10 +219,7 @@ def find_quads(
                 if np.abs(lines - quad).max() < slack:
                     quad = lines
         out[i] = quad / 2.0
-    if free and one_size:
-        off = off_size(out)
-        out[off] = rigid[off]
-    return out
+    return out, rigid
 
 
 def off_size(quads: F64) -> NDArray[np.bool_]:

@@ -41,6 +41,17 @@ def test_a_right_grid_with_a_few_unframed_cards_is_kept() -> None:
 
 
 @pytest.mark.slow
+def test_a_grid_placed_wrong_is_not_passed_by_mending_its_cards_sizes() -> None:
+    # Fresh deck 6076 (`cell_diag.py --designs 6000-6999 --seed 17 --n 480 --per-setup 6`,
+    # session 76): the free fit leaves 16 cards off the deck's outline. Giving its cards of
+    # a wrong size their rigid outlines left only five off; it passed, its prints were
+    # registered 4-8 px apart, and photo 460 read island 15, sure, as island 10.
+    solved, pawns = random_setup(17 * 100_003 + 76, 6076).calibration()
+    with pytest.raises(CalibrationError, match="the grid does not fit the cards"):
+        calibrate(solved.image, pawns.image)
+
+
+@pytest.mark.slow
 def test_glare_that_moved_between_the_two_photos_is_no_hand() -> None:
     """`zefiria demo --table 12`: a lamp's reflection below the grid in the pawns photo only.
 
