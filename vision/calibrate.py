@@ -24,7 +24,6 @@ from .card_quads import (
     edge_images,
     edge_polarity,
     find_quads,
-    fit_quads,
     off_size,
     refit_lattice,
 )
@@ -258,7 +257,9 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
         like = table_likeness(hi, geometry)
         centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects, like)
-        quads = find_quads(grey_hi, centres, (cw, ch), polarity=polarity, table=like, free=free)
+        quads = find_quads(
+            grey_hi, centres, (cw, ch), polarity=polarity, table=like, free=free
+        ).corners
         # The side of the edge the cards are on, if the whole deck agrees (shadows do not).
         polarity = edge_polarity(grey_hi, quads)
         if attempt == REFITS:
@@ -282,7 +283,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     off = np.linalg.norm(found - cells, axis=1)
     near = off < 0.12 * PITCH
     start = np.where(near[:, None], found, cells)
-    quads, outlines = fit_quads(
+    quads, outlines = find_quads(
         grey_hi,
         start,
         size,

@@ -11,7 +11,7 @@ crops rectified to the card's own axes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -134,6 +134,13 @@ def deck_size(grads: tuple[F32, F32, F32, F32], cells: F64, pitch: float) -> tup
 SIZE_RANGE = (0.6, 0.99)  # share of the pitch a card's side may span (gaps are never 0)
 
 
+class Quads(NamedTuple):
+    """The cards' corners as fitted, and the rigid outlines their sides were fitted from."""
+
+    corners: F64  # (N, 4, 2) board px
+    outlines: F64  # (N, 4, 2) board px
+
+
 def find_quads(
     grey_hi: F32,
     centres: F64,
@@ -143,8 +150,9 @@ def find_quads(
     table: F32 | None = None,
     free: bool = False,
     settled: NDArray[np.bool_] | None = None,
-) -> F64:
-    """(N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``.
+) -> Quads:
+    """The (N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``, and
+    each card's rigid outline (the rectangle its sides were then fitted from).
 
     ``grey_hi`` is the fine board (twice the board's resolution), ``centres`` and ``size``
     (full card width and height) are in board px. Board pixel ``j`` is the pyramid step's
@@ -161,21 +169,6 @@ def find_quads(
     where the lattice expects it): such a card moves further than ``SETTLED_SHIFTS`` only to
     an outline ``MOVE_FOR`` times better than the best that near (see ``SETTLED_SHIFTS``).
     """
-    return fit_quads(grey_hi, centres, size, grow, polarity, table, free, settled)[0]
-
-
-def fit_quads(
-    grey_hi: F32,
-    centres: F64,
-    size: tuple[float, float],
-    grow: F64 | None = None,
-    polarity: int = 0,
-    table: F32 | None = None,
-    free: bool = False,
-    settled: NDArray[np.bool_] | None = None,
-) -> tuple[F64, F64]:
-    """:func:`find_quads`'s corners, and each card's rigid outline, the rectangle its sides
-    were then fitted from, both (N, 4, 2) board px."""
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
     w, h = 2.0 * size[0], 2.0 * size[1]
@@ -219,7 +212,7 @@ def fit_quads(
                 if np.abs(lines - quad).max() < slack:
                     quad = lines
         out[i] = quad / 2.0
-    return out, rigid
+    return Quads(out, rigid)
 
 
 def off_size(quads: F64) -> NDArray[np.bool_]:

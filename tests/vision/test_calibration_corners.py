@@ -47,8 +47,8 @@ def test_a_card_in_perspective_has_each_side_fitted_on_its_own() -> None:
     table = (np.abs(fine - TABLE) < 1.0).astype(np.float32)
     truth = TRAPEZOID / 2.0  # board px
     centre, size = _first_guess(truth)
-    rigid = find_quads(fine, centre, size, table=table)[0]
-    free = find_quads(fine, centre, size, table=table, free=True)[0]
+    rigid = find_quads(fine, centre, size, table=table).corners[0]
+    free = find_quads(fine, centre, size, table=table, free=True).corners[0]
     # a rectangle cannot lie on all four sides: corners off by a board px or more (3 photo px)
     assert np.abs(rigid - truth).max() > 1.0
     assert np.abs(free - truth).max() < 0.3
@@ -61,7 +61,7 @@ def test_a_rectangular_card_stays_a_rectangle_in_a_free_fit() -> None:
     table = (np.abs(fine - TABLE) < 1.0).astype(np.float32)
     truth = square / 2.0
     centre, size = _first_guess(truth)
-    free = find_quads(fine, centre, size, table=table, free=True)[0]
+    free = find_quads(fine, centre, size, table=table, free=True).corners[0]
     assert np.abs(free - truth).max() < 0.3
 
 
@@ -137,8 +137,8 @@ def test_a_settled_card_is_refined_where_it_lies_not_moved_to_a_slightly_stronge
     # a card whose first fit agreed with the lattice stays where it lies.
     fine, truth = _card_and_outline_below(0.3, 200.0)
     centre, size = _first_guess(truth)
-    wide = find_quads(fine, centre, size)[0]
-    settled = find_quads(fine, centre, size, settled=np.array([True]))[0]
+    wide = find_quads(fine, centre, size).corners[0]
+    settled = find_quads(fine, centre, size, settled=np.array([True])).corners[0]
     assert np.abs(wide - truth)[:, 1].min() > 3.0  # the outline taken: 10 fine px is 5 board px
     assert np.abs(settled - truth).max() < 1.0
 
@@ -149,7 +149,7 @@ def test_a_settled_card_moves_to_a_far_stronger_outline() -> None:
     # (1.5x and more) than anything near the wrong place, and the settled card moves to it.
     fine, truth = _card_and_outline_below(0.1, 255.0)
     centre, size = _first_guess(truth)
-    settled = find_quads(fine, centre, size, settled=np.array([True]))[0]
+    settled = find_quads(fine, centre, size, settled=np.array([True])).corners[0]
     assert np.abs(settled - truth)[:, 1].min() > 3.0
 
 

@@ -170,8 +170,8 @@ def test_corners_follow_the_paper_edge_with_table_beyond_not_the_printed_frame()
     centre = truth.mean(axis=0)
     # (a first guess of the size a few per cent off, as the edge-pair search gives)
     size = (float(truth[1, 0] - truth[0, 0]) * 0.97, float(truth[3, 1] - truth[0, 1]) * 0.97)
-    plain = find_quads(fine, centre[None], size)[0]
-    gated = find_quads(fine, centre[None], size, table=table)[0]
+    plain = find_quads(fine, centre[None], size).corners[0]
+    gated = find_quads(fine, centre[None], size, table=table).corners[0]
     # without knowing where the table is, the strong printed frame wins...
     assert np.abs(plain - truth).max() > 2.0
     # ...with it, the paper edge does, to a fraction of a board pixel
