@@ -242,9 +242,9 @@ def off_size(quads: F64) -> NDArray[np.bool_]:
 
 # Board px. A free side may move FREE_REACH fine px (3 board px) onto a neighbour's edge.
 # DEV seed 21's 80 final free fits: the median session's worst card 0.44 px off its deck's
-# plane; 18 sessions had cards 1.5-5.0 px off. With those kept rigid, no calibration there
-# was refused or gained, and the five whose corners moved read 18 more cells of their 30
-# photos, none wrong.
+# plane; 18 sessions had cards 1.5-5.0 px off. Mended as calibrate._fit_cards does, no
+# calibration there was refused or gained, and the five whose corners moved read 18 more
+# cells of their 30 photos, none wrong.
 SIZE_GIVE = 1.5
 
 
