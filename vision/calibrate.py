@@ -303,7 +303,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     # is a grid placed wrong, which fewer cards off must not pass (fresh deck 6076: passed
     # so, its prints were registered 4-8 px apart, and a photo misread a card, sure).
     wrong_size = off_size(quads) if free else np.zeros(len(quads), bool)
-    if wrong_size.any() and int(_off_cards(deck).sum()) <= MAX_OFF:
+    if wrong_size.any() and not _placed_wrong(deck):
         sized = np.where(wrong_size[:, None, None], outlines, quads)
         sized_prints, sized_deck = _prints(solved, sized, geometry)
         if _misfit(sized_deck)[:2] <= _misfit(deck)[:2]:
@@ -340,6 +340,12 @@ def _off_cards(deck: PrintDeck) -> NDArray[np.bool_]:
     return off
 
 
+def _placed_wrong(deck: PrintDeck) -> bool:
+    """Whether more than ``MAX_OFF`` cards' prints lie off the deck's outline: a grid placed
+    wrong (see :func:`_check_framing`)."""
+    return int(_off_cards(deck).sum()) > MAX_OFF
+
+
 def _check_framing(deck: PrintDeck) -> None:
     """Refuse a grid whose cards' own corners disagree with the deck's outline.
 
@@ -350,9 +356,8 @@ def _check_framing(deck: PrintDeck) -> None:
     later photo would then be compared on table and neighbours. (Moving those cards onto
     the mean outline was tried: it made misreads on DEV, the mean is not the paper edge.)
     """
-    off = _off_cards(deck)
-    if int(off.sum()) > MAX_OFF:
-        cards = ", ".join(str(i + 1) for i in np.nonzero(off)[0])
+    if _placed_wrong(deck):
+        cards = ", ".join(str(i + 1) for i in np.nonzero(_off_cards(deck))[0])
         raise CalibrationError(
             f"solved photo: the grid does not fit the cards (cards {cards} are not where "
             "their corners were found: the table's pattern taken for card edges?); lay the "
