@@ -40,6 +40,7 @@ from .pawns import (
     far_outside,
     light_alone,
     see_through,
+    whitening,
 )
 from .pixels import colour_distance, components, percentile_below
 
@@ -160,13 +161,9 @@ def _opaque_whole(
 
 def _new_glare(seen: F32, exp: F32) -> NDArray[np.bool_]:
     """Pixels that are the expected card whitened: glare that came since the calibration."""
-    # (channel by channel, as pawns.light_alone)
-    sl, sa, sb = seen[..., 0], seen[..., 1], seen[..., 2]
-    el, ea, eb = exp[..., 0], exp[..., 1], exp[..., 2]
-    t = np.clip((sl - el) / np.maximum(100.0 - el, 1.0), 0.0, 1.0)
-    kept = 1.0 - t
-    off = np.abs(sa - ea * kept) + np.abs(sb - eb * kept)
-    out: NDArray[np.bool_] = (t > 0) & (off < SHADOW_HUE) & (sl > el + SHADOW_DROP)
+    t, off = whitening(seen, exp)
+    lighter = seen[..., 0] > exp[..., 0] + SHADOW_DROP
+    out: NDArray[np.bool_] = (t > 0) & (off < SHADOW_HUE) & lighter
     return out
 
 

@@ -762,6 +762,19 @@ GONE_SPREAD = 8.0  # L std under which what is seen is flat art, no pawn
 GONE_REACH = 8  # board px beyond the window where the art's colours are looked for
 
 
+def whitening(seen: F32, base: F32) -> tuple[F32, F32]:
+    """Per pixel (Lab, last axis), ``seen`` as ``base`` whitened (glare): the share of white
+    mixed in, ``t`` (from the lightness; 0 where ``seen`` is no lighter), and how far the
+    hue seen lies from the base's kept by ``1 - t`` (Lab a*b*, city-block)."""
+    # (channel by channel: numpy sums a last axis of two one short loop at a time)
+    sl, sa, sb = seen[..., 0], seen[..., 1], seen[..., 2]
+    bl, ba, bb = base[..., 0], base[..., 1], base[..., 2]
+    t = np.clip((sl - bl) / np.maximum(100.0 - bl, 1.0), 0.0, 1.0)
+    kept = 1.0 - t
+    off = np.abs(sa - ba * kept) + np.abs(sb - bb * kept)
+    return t, off
+
+
 def light_alone(seen: F32, exp: F32) -> NDArray[np.bool_]:
     """Per pixel (Lab, last axis), whether the card expected there with only its light
     changed explains what is seen: a shadow over it (darker, its hue kept, scaled by the
@@ -777,8 +790,7 @@ def light_alone(seen: F32, exp: F32) -> NDArray[np.bool_]:
     # hue whether scaled or not (the dark pawn on a pale grey sky: DEV seed 5 #13, #81).
     shade_ok = scale >= DEEPEST_SHADE
     # glare gone since the calibration: the card expected is the one seen, whitened by t
-    t = np.clip((el - sl) / np.maximum(100.0 - sl, 1.0), 0.0, 1.0)
-    kept = 1.0 - t
+    t, gone = whitening(exp, seen)
     off = np.minimum(
         np.where(
             shade_ok,
@@ -788,7 +800,7 @@ def light_alone(seen: F32, exp: F32) -> NDArray[np.bool_]:
             ),
             np.inf,
         ),
-        np.where(t > 0, np.abs(ea - sa * kept) + np.abs(eb - sb * kept), np.inf),
+        np.where(t > 0, gone, np.inf),
     )
     light: NDArray[np.bool_] = (off < SHADOW_HUE) & (np.abs(sl - el) > SHADOW_DROP)
     return light
