@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE
 
 from .board import BoardGeometry, choose_shrink
+from .calibration_glare import clear_glare
 from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
 from .card_print import cut_prints, print_maps, print_size
 from .card_quads import (
@@ -134,6 +135,17 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     reads its own pawns photo back; or :class:`CalibrationError`."""
     geometry, board, lab, quads = cards.geometry, cards.board, cards.lab, cards.quads
     prints, deck = cards.prints, cards.deck
+    board2 = geometry.warp(pawns)
+    lab2 = to_lab(board2)
+    # The second photo's light may differ (clouds, a lamp): match it on the pawn-free rows.
+    rest = np.zeros(board.shape[:2], np.uint8)
+    rest[round(MARGIN * PITCH + PITCH) : round((MARGIN + SIZE) * PITCH)] = 1
+    lab2 = match_lighting(lab2, lab, rest)
+    # Every reading expects the cards as the solved photo shows them: not its glare where
+    # the pawns photo has less (calibration_glare). The pawns are learned from the photos
+    # as taken: where the glare moved is the noise their residual is judged against.
+    as_taken = lab
+    board, lab = clear_glare(board, lab, lab2, rest.astype(bool))
     centres = quads.mean(axis=1)
     cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
     ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
@@ -175,12 +187,6 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
 
     _check_framing(deck)
 
-    board2 = geometry.warp(pawns)
-    lab2 = to_lab(board2)
-    # The second photo's light may differ (clouds, a lamp): match it on the pawn-free rows.
-    rest = np.zeros(board.shape[:2], np.uint8)
-    rest[round(MARGIN * PITCH + PITCH) : round((MARGIN + SIZE) * PITCH)] = 1
-    lab2 = match_lighting(lab2, lab, rest)
     feats2 = crop_cards(lab2, centres, inner)
     own = coarse_costs(feats2, templates)
     diag = np.diag(own)[SIZE:]  # rows 1-4: no pawns there
@@ -189,7 +195,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
         raise CalibrationError(
             "pawns photo does not show the solved layout from the same camera position"
         )
-    res = residual(lab2, lab)
+    res = residual(lab2, as_taken)
     # What differs between the photos beyond the noise of the pawn-free rows is the pawns.
     # (median and spread, not a top percentile: glare moves between photos and is local)
     calm = res[rest.astype(bool)]
@@ -197,8 +203,8 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     spread = float(np.median(np.abs(calm - med))) + 1e-3
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    colours, icovs, offsets, areas = learn_pawns(lab2, lab, res, mask, centres, cw * ch, PITCH)
-    looks = learn_looks(lab2, lab, mask, centres, offsets, colours)
+    colours, icovs, offsets, areas = learn_pawns(lab2, as_taken, res, mask, centres, cw * ch, PITCH)
+    looks = learn_looks(lab2, as_taken, mask, centres, offsets, colours)
 
     profile = Profile(
         geometry=geometry,
