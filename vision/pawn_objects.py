@@ -10,9 +10,10 @@ pawn-like blob").
 This look goes the other way round. An *object* is a connected part of the residual that
 light alone does not explain (a shadow keeps the card's hue, glare whitens it); an object
 shaped and sized like a pawn is named by its median colour, compared with the median
-colour of each pawn's whole object at calibration scaled to the light where the object
-stands now (:mod:`.light_field`): a pawn's object takes in its lit top and shaded sides
-alike, so its median moves with the light and little else. It is reported only when one
+colour of each pawn's object at calibration scaled to the light where the object stands
+now (:mod:`.light_field`): a pawn's object takes in its lit top and shaded sides alike, so
+its median moves with the light and little else (a coloured pawn's is taken over its core,
+its rim being the card's colour blended in: :func:`_median_colour`). It is reported only when one
 pawn's colour fits it closely and every other pawn's clearly worse, its card's print does
 not show through it, and no other object is named that pawn too.
 """
@@ -195,7 +196,7 @@ def learn_looks(
         if len(ids) == 0:
             continue
         shape = shapes[int(ids[np.argmax(counts)]) - 1]
-        colour = _median_colour(lab, labels, shape)
+        colour = _median_colour(lab, labels, shape)[CALIBRATION_ORDER[i] not in GREYS]
         if int(np.argmin(np.linalg.norm(colours - colour, axis=1))) != i:
             continue
         looks[i] = colour
@@ -217,11 +218,34 @@ def learn_looks(
 LEARNED_FOR_AREA = 3  # pawns' objects learned before an unlearned one borrows their size
 
 
-def _median_colour(lab: F32, labels: NDArray[Any], s: Shape) -> F32:
+def _median_colour(lab: F32, labels: NDArray[Any], s: Shape) -> tuple[F32, F32]:
+    """An object's median colour (Lab) over the whole of it and over its core: the object
+    less its rim, a half-res pixel in from its edge (the whole again when fewer than
+    ``CORE_PX`` are left).
+
+    More than half of a small pawn's object is rim, blended with the card under it: its
+    whole median leans towards the card, one way on the card at calibration and another on
+    each card in a game. The coloured pawns are named by their core (``pawn_diag.py
+    --read-only --n 480 --per-setup 6``, pawns right: DEV seed 5 1237 -> 1243, fresh
+    3000-3999 seed 11 1098 -> 1105, 5000-5999 seed 13 1059 -> 1062, 8000-8999 seed 61
+    1203 -> 1210; no pawn wrong or phantom more). The grey pawns keep the whole: the
+    cores of glare and of a dark pawn's lit facets look like them (by their cores too, a
+    Borea was placed on DEV seed 5 #161's Austro and a phantom Borea named on fresh deck
+    8030)."""
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
-    out: F32 = np.median(lab[::2, ::2][box][inside], axis=0)
-    return out
+    seen = lab[::2, ::2][box]
+    whole: F32 = np.median(seen[inside], axis=0)
+    core = cv2.erode(np.pad(inside, 1).astype(np.uint8), CROSS)[1:-1, 1:-1].astype(bool)
+    if int(core.sum()) < CORE_PX:
+        return whole, whole
+    out: F32 = np.median(seen[core], axis=0)
+    return whole, out
+
+
+CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+CORE_PX = 8  # half-res px: a core too small for a median is no better than the whole
+GREY_PAWNS = np.array([s in GREYS for s in CALIBRATION_ORDER])
 
 
 @dataclass(frozen=True)
@@ -380,14 +404,15 @@ def _colour_name(
 ) -> tuple[int | None, str]:
     """The pawn whose colour an object has (its median's, at the light there), or why none:
     one pawn's close and every other pawn's clearly further."""
-    colour = _median_colour(lab, labels, s)
-    dist = _colour_offs(
-        colour,
-        looks.colours,
-        field.ratios(
-            (s.cx, s.cy),
-            [(float(x), float(y)) for _, (x, y) in zip(looks.colours, learned_at, strict=True)],
-        ),
+    whole, core = _median_colour(lab, labels, s)
+    lights = field.ratios(
+        (s.cx, s.cy),
+        [(float(x), float(y)) for _, (x, y) in zip(looks.colours, learned_at, strict=True)],
+    )
+    dist = np.where(
+        GREY_PAWNS,
+        _colour_offs(whole, looks.colours, lights),
+        _colour_offs(core, looks.colours, lights),
     )
     order = np.argsort(dist)
     best, second = int(order[0]), float(dist[order[1]])

@@ -292,3 +292,33 @@ def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     assert look.seen == []  # (nor is Austro named there: the object is taken)
     look = second_look(lab, expected, mask, *args, {Spirit.AUSTRO: at}, [], g)
     assert look.doubted == set()
+
+
+def _rimmed(lab: np.ndarray, at: tuple[float, float], colour: tuple[float, ...]) -> None:
+    """A pawn's object whose rim (2 board px, a half-res pixel) blends half with the card."""
+    x, y = round(at[0]), round(at[1])
+    lab[y - 7 : y + 7, x - 6 : x + 6] = (np.array(colour, np.float32) + np.array(CARD)) / 2
+    lab[y - 5 : y + 5, x - 4 : x + 4] = colour
+
+
+def test_a_coloured_pawn_is_named_by_its_core_where_its_rim_blends_with_the_card() -> None:
+    # More than half of a small object's pixels are its rim: blended with the card, they
+    # pull the whole median 15 Lab off Etesia's colour. The core is Etesia's own.
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _rimmed(lab, g.cell_centre((2, 2)), (50.0, -40.0, 30.0))
+    assert _look(lab, expected) == {Spirit.ETESIA: Position((2, 2))}
+
+
+def test_a_grey_pawn_is_still_named_by_its_whole_object() -> None:
+    # The grey pawns' colours are what glare's and shadows' cores look like: an object
+    # whose core alone is Borea's grey is not named Borea.
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _rimmed(lab, g.cell_centre((2, 2)), (60.0, 0.0, -10.0))
+    assert _look(lab, expected) == {}
+    lab = expected.copy()
+    _put(lab, g.cell_centre((2, 2)), (60.0, 0.0, -10.0))
+    assert _look(lab, expected) == {Spirit.BOREA: Position((2, 2))}
