@@ -50,7 +50,7 @@ def test_glare_in_the_solved_photo_is_replaced_where_allowed_and_nowhere_else() 
     assert np.allclose(fixed_lab, to_lab(fixed))
 
 
-def test_what_is_not_the_other_photo_whitened_is_kept() -> None:
+def test_what_is_not_the_other_photo_lit_is_kept() -> None:
     solved, pawns = _boards()
     where = np.ones(solved.shape[:2], bool)
     # a green patch where the other photo has salmon: lighter, but no glare's hue
