@@ -13,9 +13,9 @@ shaped and sized like a pawn is named by its median colour, compared with the me
 colour of each pawn's object at calibration scaled to the light where the object stands
 now (:mod:`.light_field`): a pawn's object takes in its lit top and shaded sides alike, so
 its median moves with the light and little else (a coloured pawn's is taken over its core,
-its rim being the card's colour blended in: :func:`_median_colour`). It is reported only when one
-pawn's colour fits it closely and every other pawn's clearly worse, its card's print does
-not show through it, and no other object is named that pawn too.
+its rim being the card's colour blended in: :func:`_median_colour`). It is reported only
+when one pawn's colour fits it closely and every other pawn's clearly worse, its card's
+print does not show through it, and no other object is named that pawn too.
 """
 
 from __future__ import annotations
