@@ -141,14 +141,14 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     rest = np.zeros(board.shape[:2], np.uint8)
     rest[round(MARGIN * PITCH + PITCH) : round((MARGIN + SIZE) * PITCH)] = 1
     lab2 = match_lighting(lab2, lab, rest)
+    centres = quads.mean(axis=1)
+    cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
+    ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
     # Every reading expects the cards as the solved photo shows them: not its glare where
     # the pawns photo has less (calibration_glare). The pawns are learned from the photos
     # as taken: where the glare moved is the noise their residual is judged against.
     as_taken = lab
-    board, lab = clear_glare(board, lab, lab2, rest.astype(bool))
-    centres = quads.mean(axis=1)
-    cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
-    ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
+    board, lab = clear_glare(board, lab, lab2, rest.astype(bool), cw * ch)
     # Identity features use the card's inner part: its outline may catch a sliver of table.
     inner = (max(8, round(cw * 0.94)), max(8, round(ch * 0.94)))
     templates = crop_cards(lab, centres, inner)

@@ -11,6 +11,8 @@ from zefiria.vision.grid_locator import to_lab
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import make_dataset
 
+CARD = 1000.0  # board px: a card's area on these boards (a glare spot is about half of it)
+
 
 def _boards() -> tuple[np.ndarray, np.ndarray]:
     """Two photos' boards of the same salmon cards with a little noise each (BGR)."""
@@ -38,7 +40,7 @@ def test_glare_in_the_solved_photo_is_replaced_where_allowed_and_nowhere_else() 
     where = np.zeros(solved.shape[:2], bool)
     where[40:] = True
     lab, other = to_lab(solved), to_lab(pawns)
-    fixed, fixed_lab = clear_glare(solved, lab, other, where)
+    fixed, fixed_lab = clear_glare(solved, lab, other, where, CARD)
     # the spot on the pawn-free rows is gone: the card is as the pawns photo shows it
     assert float(np.abs(fixed_lab[82:98, 52:68] - other[82:98, 52:68]).max()) < 1.0
     assert float(np.abs(lab[82:98, 52:68] - other[82:98, 52:68]).max()) > 15.0
@@ -57,8 +59,31 @@ def test_what_is_not_the_other_photo_lit_is_kept() -> None:
     solved[80:100, 100:120] = (140, 230, 150)
     # a shadow in the solved photo: darker
     solved[20:40, 100:120] = (solved[20:40, 100:120] * 0.6).astype(np.uint8)
-    fixed, _ = clear_glare(solved, to_lab(solved), to_lab(pawns), where)
+    fixed, _ = clear_glare(solved, to_lab(solved), to_lab(pawns), where, CARD)
     assert np.array_equal(fixed, solved)
+
+
+def test_a_shadow_over_the_cards_in_the_pawns_photo_is_not_copied() -> None:
+    # The player leaning in over the pawn-free rows: on pale cards the solved photo is the
+    # pawns photo lit, as where glare moved, but over several cards' area.
+    rng = np.random.default_rng(5)
+    pale = np.full((120, 160, 3), (200.0, 205.0, 212.0), np.float32)
+
+    def photo(shade: tuple[slice, slice] | None) -> np.ndarray:
+        img = pale.copy()
+        if shade is not None:
+            img[shade] *= 0.7
+        return np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+
+    solved = photo(None)
+    where = np.ones(solved.shape[:2], bool)
+    leaning = photo((slice(20, 110), slice(10, 150)))  # 12600 px: 12.6 cards
+    fixed, _ = clear_glare(solved, to_lab(solved), to_lab(leaning), where, CARD)
+    assert np.array_equal(fixed, solved)
+    # the same change over a card's area is a glare spot, and is taken off
+    spot = photo((slice(40, 70), slice(100, 130)))
+    fixed, _ = clear_glare(solved, to_lab(solved), to_lab(spot), where, CARD)
+    assert np.any(fixed != solved, axis=-1)[40:70, 100:130].mean() > 0.9
 
 
 @pytest.mark.slow
