@@ -11,6 +11,7 @@ the time).
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def main(folder: Path, seed: int) -> int:
     if saved:  # the game ended and was saved before the power went
         state = loads_record(saved[0].record).final
         assert state is not None
-        final.write_text(dumps_state(state))
+        _write_final(final, dumps_state(state))
         return 0
     referee, note = open_referee(folder / "journal.jsonl", history, SETUP)
     assert referee is not None
@@ -47,8 +48,16 @@ def main(folder: Path, seed: int) -> int:
         }
         sim.table.gems = set(referee.state.anchored)
     sim.play()
-    final.write_text(dumps_state(referee.state))
+    _write_final(final, dumps_state(referee.state))
     return 0
+
+
+def _write_final(final: Path, text: str) -> None:
+    """The result, whole or not at all: a kill while it is written (the test's last cut can
+    land there) must leave no empty final.json for the test to compare."""
+    part = final.with_suffix(".part")
+    part.write_text(text)
+    os.replace(part, final)
 
 
 if __name__ == "__main__":
