@@ -443,8 +443,9 @@ def certain(
     an island surely seen in another cell is ruled out too: a pawn over one of two
     same-coloured cards' numbers leaves that card sure once the other card is.
 
-    ``hidden`` cells (under a hand) are never sure, and their misfits do not count among
-    the poorly fitting cards that make every card doubtful.
+    ``hidden`` cells (in a hand's reach) are sure on their own evidence only: they never
+    rule their island out elsewhere nor contest another card's, and their misfits do not
+    count among the poorly fitting cards that make every card doubtful.
     """
     still_open, favours = _told_apart(ev, deck, colour, choice)
     rivals = [np.flatnonzero(row) for row in still_open]
@@ -452,14 +453,14 @@ def certain(
     # calibration, is compared on the wrong pixels: never sure.
     framed = ev.framed & deck.framed[choice]
     fit = ev.cost[np.arange(len(choice)), choice] <= POOR_FIT
-    if hidden is not None:
-        framed &= ~hidden
-        fit |= hidden
     # (only the framed cards' misfits say the prints no longer look as calibrated: a card
     # compared on the wrong pixels fits poorly for that reason alone. Fresh design 7023:
     # four misfits under pawns and a gem, plus two cards not framed, left every card of
-    # the photo in doubt.)
-    framed &= int((~fit & framed).sum()) < MISFITS
+    # the photo in doubt. A hand's fingers spoil the fit of the cards they reach.)
+    misfits = ~fit & framed
+    if hidden is not None:
+        misfits &= ~hidden
+    framed &= int(misfits.sum()) < MISFITS
     framed &= fit | (_fit_without(ev, choice, FIT_DROP) <= POOR_FIT)
     # Each island lies once, both ways: a card read as k while another cell's card fits k's
     # print far better than its own island's was given k by the colours, against the
@@ -471,8 +472,9 @@ def certain(
     # where it was chosen (fresh deck 8002: see _contested).
     framed &= ~np.isin(choice, _contested(ev, choice, favours, hidden))
     sure = np.array([len(r) == 0 for r in rivals]) & framed
+    witness = np.ones(len(choice), bool) if hidden is None else ~hidden
     while True:
-        placed = set(choice[sure].tolist())
+        placed = set(choice[sure & witness].tolist())
         more = framed & np.array(
             [not sure[i] and set(r.tolist()) <= placed for i, r in enumerate(rivals)]
         )

@@ -285,8 +285,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse("cards do not look as calibrated (camera moved or light changed?)")
-    decided = certain(ev, deck, colour, choice, by_hand) & ~covered & ~by_hand
-    decided |= _last_one_left(decided, covered | by_hand)
+    # A card in a hand's reach whose print is sure is given, but its cell stays uncertain:
+    # the hand may hide a pawn or a gem there (none is looked for in its reach). Nor does
+    # it vouch for any other card (see certain).
+    decided = certain(ev, deck, colour, choice, by_hand) & ~covered
+    decided |= _last_one_left(decided & ~by_hand, covered | by_hand)
     DEBUG.append(Identification(ev, colour, cost, choice, decided, margins))
     # Gems first: a gem's blob is then neither taken for a pawn nor left unexplained, and a
     # dark blob on a gem is not sure to be Austro.
@@ -367,6 +370,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             uncertain.append((r, c))
         else:
             grid[r][c] = int(choice[i]) + 1
+            if by_hand[i]:
+                uncertain.append((r, c))
     for spirit in doubtful_pawns:
         p = pawns[spirit]
         if not p.outside and p.cell not in uncertain:

@@ -1,8 +1,10 @@
 """A hand over some cards: those cards are in doubt, and the rest of the table is read.
 
 Players reach over the table all the time; a reading refused whole for a hand over two cards
-would throw away the twenty others. The hand's cards must never be read (its fingers hide a
-card's number) and nothing it hides or touches may be taken for a pawn or a gem.
+would throw away the twenty others. Every card the hand reaches is uncertain (it may hide a
+pawn or a gem there); one is given only when its print is as sure as any other card's (the
+fingers can hide its number), and nothing the hand hides or touches may be taken for a pawn
+or a gem.
 """
 
 from __future__ import annotations
@@ -47,8 +49,6 @@ def test_the_cards_a_hand_leaves_visible_are_read(tip: tuple[float, float], angl
     assert reading.hand is not None
     covered = set(photo.truth.hand_cells)
     assert covered and covered <= set(reading.hand) <= set(reading.uncertain)
-    for r, c in reading.hand:
-        assert reading.grid[r][c] is None
     read = 0
     for r, c in ALL_CELLS:
         if reading.grid[r][c] is not None:
@@ -66,6 +66,18 @@ def test_the_cards_a_hand_leaves_visible_are_read(tip: tuple[float, float], angl
     assert _hand_marks(drawn) > _hand_marks(
         draw_overlay(photo.image, replace(reading, hand=None), _profile())
     )
+
+
+def test_a_card_the_hand_leaves_sure_is_read_but_stays_uncertain() -> None:
+    sample = _sample()
+    scene = Scene(grid=sample.scene.grid, pawns=sample.scene.pawns, hand=Hand((2.0, 2.0), 90.0))
+    reading = read_table(sample.setup.photo(scene, 7).image, _profile())
+    assert reading.hand is not None
+    given = [(r, c) for r, c in reading.hand if reading.grid[r][c] is not None]
+    assert given, "no card in the hand's reach was read"
+    for r, c in given:
+        assert reading.grid[r][c] == scene.island_at((r, c))
+        assert (r, c) in reading.uncertain
 
 
 def _hand_marks(image: np.ndarray) -> int:

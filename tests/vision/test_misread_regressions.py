@@ -252,3 +252,14 @@ def test_fresh_hand_scene_73_the_home_island_of_a_misframed_cell_is_not_sure() -
     # kept the cell in doubt; ruling such islands out by their print read it, sure, as 20.
     sample = _fresh_photo_read(43, range(6000, 7000), 73, hand_chance=1.0)
     assert sample.scene.island_at((3, 4)) == 22
+
+
+@pytest.mark.slow
+def test_fresh_hand_scene_78_a_thumb_over_a_card_does_not_make_it_another_island() -> None:
+    # `hand_diag.py --designs 6000-6999 --seed 43`, photo 78: a thumb over island 20's card
+    # in cell (1, 2) left its print fitting island 3's at 0.18 and its own at 1.28. With the
+    # other cards in the hand's reach read sure ruling their islands out, it read sure as 3
+    # (uncertain, as every card in the reach). A card in a hand's reach is sure on its own
+    # evidence only, and rules its island out nowhere else.
+    sample = _fresh_photo_read(43, range(6000, 7000), 78, hand_chance=1.0)
+    assert sample.scene.island_at((1, 2)) == 20
