@@ -9,7 +9,7 @@ Sessions of ``make_dataset(n, seed, decks, per_setup, hand_chance=1.0)`` (DEV by
 ``HAND_COVER``, as in ``vision_bench.py``); the others are visible. Reported:
 
 - covered cards not in ``uncertain`` (a hand not flagged), and whether the hand was seen at
-  all (``hand_reach`` ran);
+  all (``hand_reach`` ran); covered cards given an island (their print sure), and wrong;
 - visible cards left null, and read wrong;
 - visible cards left null by the share of them the hand's reach (``hand_over_cards``) and
   the hand's own change (its reach without the margin) cover;
@@ -104,6 +104,10 @@ def main() -> None:
                 if cell not in unsure:
                     c["covered cards NOT uncertain"] += 1
                     c["... of which the hand was not seen at all"] += int(not SHARES)
+                if got is not None:
+                    # given (its print sure through the fingers), uncertain all the same
+                    right = got == scene.island_at(cell)
+                    c["covered cards given" + ("" if right else ", WRONG")] += 1
                 continue
             c["visible cards"] += 1
             if got is None:
