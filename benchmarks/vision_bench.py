@@ -217,6 +217,8 @@ def main() -> int:
                 c["null"] += 1
             elif got == scene.island_at(cell):
                 c["right"] += 1
+                # (given, but its cell in doubt: a pawn or gem there, or a hand's reach)
+                c["right_uncertain"] += cell in reading.uncertain
             else:
                 c["wrong"] += 1
                 if cell not in reading.uncertain:
@@ -282,6 +284,8 @@ def main() -> int:
         "| measure | result | target |",
         "|---|---|---|",
         f"| visible cells read right | {pct(c['right'], c['visible'])} | 100% |",
+        f"| ... of them with the cell marked uncertain (a pawn, gem or hand in doubt there) "
+        f"| {pct(c['right_uncertain'], c['visible'])} | |",
         f"| visible cells left null (doubt) | {pct(c['null'], c['visible'])} | |",
         f"| wrong islands given | {c['wrong']} | 0 |",
         f"| **silent misreads** (wrong, not uncertain) | **{c['silent']}** | 0 |",
