@@ -263,3 +263,14 @@ def test_fresh_hand_scene_78_a_thumb_over_a_card_does_not_make_it_another_island
     # evidence only, and rules its island out nowhere else.
     sample = _fresh_photo_read(43, range(6000, 7000), 78, hand_chance=1.0)
     assert sample.scene.island_at((1, 2)) == 20
+
+
+@pytest.mark.slow
+def test_fresh_deck_5016_two_cards_are_not_swapped_on_an_outline_their_prints_lack() -> None:
+    # `cell_diag.py --designs 5016-5016 --seed 13 --n 48 --per-setup 6`, photo 23: deck
+    # 5016's cards have three outlines (border, frame, a line inside). Islands 10 and 15
+    # were each registered on an outline their own print was not cut at and fitted it at
+    # 0.73 and 1.15, but each other's at 0.2; both read sure, swapped. Their own prints fit
+    # at 0.04 and 0.06 at a weaker outline, which is now a second candidate (ALT_PEAK).
+    sample = _fresh_photo_read(13, range(5016, 5017), 23, per_setup=6)
+    assert sample.scene.island_at((0, 4)) == 10 and sample.scene.island_at((2, 0)) == 15
