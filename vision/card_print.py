@@ -69,7 +69,8 @@ TIE_APART = 3
 # Fresh design 5016 has three (its frame, its border and a line inside): with ALT_PEAK 0.5
 # two of its cards each met the other's island at the outline their own island's print was
 # not cut at, and the two were swapped silently (cell_diag.py --designs 5016-5016 --n 96
-# --per-setup 6, seeds 13 and 21: 3 silent misreads; at 0.2 none, and the same cards read).
+# --per-setup 6, seeds 13, 21 and 23: 3 silent misreads; at 0.2 none, and 5 cards of 5751
+# fewer read).
 ALT_PEAK = 0.2
 # A calibration print's sides are each matched within SIDE_GIVE print px of its axis's
 # alignment (weakest_sides). DEV design 13's side is a thin light line beside a tight
