@@ -242,9 +242,7 @@ class PrintDeck:
         of a card off matched the layout at 0.25 of the framed prints' typical match or
         less, within ``LOST_NEAR`` px of their corners; the 3 cut well at 0.61-0.90 (fresh
         3000-3999 seed 11: 6, at 0.38-1.30). One lost print, deck 7073's island 4, let the
-        card it was learned from be read, sure, as island 7. (Deck 8077's cards match the
-        layout poorly however well cut: two of its prints 0.03-0.05 of a card off are lost
-        too, their islands doubted more often than they need be.)
+        card it was learned from be read, sure, as island 7.
         """
         lost = np.zeros(len(soft), bool)
         if self.layout is None:
