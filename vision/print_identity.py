@@ -102,8 +102,6 @@ LAYOUT_LEARN = 15
 REACH_LAYOUT = 9
 LAYOUT_MATCH = 0.8
 LAYOUT_TIE = 0.9
-LOST_NEAR = 3  # print px around its corners where an unplaced print is matched to the layout
-LOST_MATCH = 0.3  # ...and below this share of the framed prints' typical match, it is lost
 # ...or at least LAYOUT_NEAR of that median where three of the card's four sides match the
 # deck's, SIDE_SEEN of its own at least, within a print px: a card whose band or frame is
 # as dark as the table on one side has that side missing (its axis then matches nowhere),
@@ -189,7 +187,6 @@ class PrintDeck:
         # on something beside it, ONE_SIDE above, and its sides would vouch for that)
         self.place_unframed(prints, soft, shift, self.framed, by_sides=~self.outline_framed)
         self.shifts = shift
-        self.lost = self._lost(soft)
         win = np.stack(
             [
                 s[y0 + dy : y0 + dy + h, x0 + dx : x0 + dx + w]
@@ -233,28 +230,6 @@ class PrintDeck:
             if placed is not None:
                 shift[i] = placed
                 framed[i] = True
-
-    def _lost(self, soft: F32) -> NDArray[np.bool_]:
-        """(25,) the prints neither framed nor placed whose detail is not the deck's layout
-        even near their corners: cut far off their card, they say nothing of it.
-
-        Fresh decks 7000-7999 (seed 31): of 13 such prints, the 8 cut a fifth to two fifths
-        of a card off matched the layout at 0.25 of the framed prints' typical match or
-        less, within ``LOST_NEAR`` px of their corners; the 3 cut well at 0.61-0.90 (fresh
-        3000-3999 seed 11: 6, at 0.38-1.30). One lost print, deck 7073's island 4, let the
-        card it was learned from be read, sure, as island 7.
-        """
-        lost = np.zeros(len(soft), bool)
-        if self.layout is None:
-            return lost
-        w, h = self.size
-        x0, y0 = self.origin
-        r = LOST_NEAR
-        for i in np.flatnonzero(~self.framed):
-            area = np.ascontiguousarray(soft[i, y0 - r : y0 + h + r, x0 - r : x0 + w + r])
-            score = cv2.matchTemplate(area, self.layout.mean, cv2.TM_CCOEFF_NORMED)
-            lost[i] = float(score.max()) < LOST_MATCH * self.layout.typical
-        return lost
 
     def window(self, soft: F32, dx: int, dy: int) -> F32:
         """The compared window of one print's detail, moved by (dx, dy) print px."""
@@ -613,8 +588,7 @@ def _told_apart(
     own = np.where(choice == cells, OWN_SIDE, SIDE)[:, None]
     side = np.where(deck.framed[None, :], own, UNFRAMED_SIDE)
     apart = den / p >= MIN_APART
-    # (a print cut far off its card rules nothing out: PrintDeck._lost)
-    told = apart & (rho >= side) & ~deck.lost[None, :]
+    told = apart & (rho >= side)
     favours = apart & (rho <= -SIDE) & deck.framed[None, :]
     favours[cells, choice] = False
     return candidate & ~told, favours
