@@ -196,7 +196,8 @@ def learn_looks(
         if len(ids) == 0:
             continue
         shape = shapes[int(ids[np.argmax(counts)]) - 1]
-        colour = _median_colour(lab, labels, shape)[CALIBRATION_ORDER[i] not in GREYS]
+        whole, core = _median_colour(lab, labels, shape)
+        colour = whole if GREY_PAWNS[i] else core
         if int(np.argmin(np.linalg.norm(colours - colour, axis=1))) != i:
             continue
         looks[i] = colour
