@@ -18,7 +18,14 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 
 from .board import BoardGeometry, choose_shrink
 from .calibration_glare import clear_glare
-from .card_identity import coarse_costs, crop_cards, crop_grey, match_lighting, soften
+from .card_identity import (
+    coarse_costs,
+    crop_cards,
+    crop_grey,
+    match_lighting,
+    quartiles,
+    soften,
+)
 from .card_print import cut_prints, print_maps, print_size
 from .card_quads import (
     deck_size,
@@ -28,6 +35,7 @@ from .card_quads import (
     off_size,
     refit_lattice,
 )
+from .exposure import match_exposure, table_ring
 from .grid_locator import GridFit, GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawn_objects import learn_looks
 from .pawns import learn_pawns
@@ -140,7 +148,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     # The second photo's light may differ (clouds, a lamp): match it on the pawn-free rows.
     rest = np.zeros(board.shape[:2], np.uint8)
     rest[round(MARGIN * PITCH + PITCH) : round((MARGIN + SIZE) * PITCH)] = 1
-    lab2 = match_lighting(lab2, lab, rest)
+    lab2 = _match_pawns_photo(lab2, lab, rest, geometry)
     centres = quads.mean(axis=1)
     cw = round(float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1))))
     ch = round(float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1))))
@@ -315,6 +323,28 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         if _misfit(sized_deck)[:2] <= _misfit(deck)[:2]:
             quads, prints, deck = sized, sized_prints, sized_deck
     return CardFit(geometry, board, lab, grey_hi, table_px, quads, prints, deck)
+
+
+def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -> F32:
+    """The pawns photo's board (Lab) in the solved photo's light: each channel's quartiles
+    on the pawn-free rows matched, unless they stretch a* or b* apart from L (by more than
+    ``HUE_STRETCH``). No light does that (it scales ``L + 16``, a* and b* by one factor):
+    the deck's hues weigh differently in the two photos (glare moved over a row), and the
+    pawns' colours learned in such a stretch are off in every reading (DEV seed 5, session
+    of #318: a* x1.27 and b* x0.70, Jugo learned at Lab (69, 37, 54) and seen at (68, 28,
+    65) in that very photo read back, missed photo after photo). The light is then matched
+    on the bare table, as every reading's is (exposure.py), where the table can tell.
+    """
+    qa, qb = quartiles(lab2, rest), quartiles(lab, rest)
+    stretch = (qb[2] - qb[0]) / np.maximum(qa[2] - qa[0], 1e-3)
+    if float(np.abs(stretch[1:] - stretch[0]).max()) > HUE_STRETCH:
+        matched = match_exposure(lab2, lab, table_ring(geometry))
+        if matched is not None:
+            return matched
+    return match_lighting(lab2, lab, rest)
+
+
+HUE_STRETCH = 0.2
 
 
 def _prints(solved: U8, quads: F64, geometry: BoardGeometry) -> tuple[U8, PrintDeck]:
