@@ -87,17 +87,30 @@ def learn_pawns(
             raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
         sel = (win > 0.5 * float(win.max())).astype(np.uint8)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(sel)
-        k = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+        # Glare that came onto the card between the photos changes it as much as a pawn:
+        # the pawn is the biggest part that is not all glare (DEV seed 5 sessions of #228,
+        # #270, #396: Borea, Etesia and Jugo learned from a lamp's reflection beside them).
+        glare = glare_added(lab[y0:y1, x0:x1], ref[y0:y1, x0:x1])
+        k = _least_glare(labels, stats, glare, 0.02 * card_area)
         if float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
             raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
         ys, xs = np.nonzero(labels == k)
+        glared = glare[ys, xs] if spirit is not Spirit.BOREA else np.zeros(len(ys), bool)
+        if glared.mean() > GLARE_OVER:
+            # The reflection lies over the pawn itself: its colour cannot be learned (DEV
+            # seed 5 session of #396: Jugo learned near white placed Jugo on a wrong card).
+            raise CalibrationError(
+                f"pawns photo: glare over {spirit.title} on island {i + 1} (a lamp's "
+                "reflection?); shade the cards or move the lamp, and retake both photos"
+            )
         ys, xs = ys + y0, xs + x0
-        # The pawn's shadow is the card darkened (its hue kept): leave it out, unless that
-        # leaves little (a grey pawn on a grey card looks like a shadow of it).
+        # The pawn's shadow is the card darkened (its hue kept), and glare over it the card
+        # with white added: leave them out, unless that leaves little (a grey pawn on a grey
+        # card looks like a shadow of it; the white pawn is always like white added).
         seen, card = lab[ys, xs], ref[ys, xs]
         scale = seen[:, 0] / np.maximum(card[:, 0], 1.0)
         hue_kept = np.abs(seen[:, 1:] - card[:, 1:] * scale[:, None]).sum(axis=-1) < SHADOW_HUE
-        shadow = hue_kept & (seen[:, 0] < card[:, 0] - SHADOW_DROP)
+        shadow = (hue_kept & (seen[:, 0] < card[:, 0] - SHADOW_DROP)) | glared
         if (~shadow).sum() >= 0.3 * len(ys):
             ys, xs = ys[~shadow], xs[~shadow]
         # The blob's fringe is card pixels, a little changed: learn the colour from the part
@@ -155,6 +168,47 @@ def learn_pawns(
     return colours, icovs, offsets, areas
 
 
+def glare_added(seen: F32, card: F32) -> NDArray[np.bool_]:
+    """Per pixel (Lab, last axis), whether ``seen`` is the ``card`` with white light added,
+    as a lamp's reflection adds it: each of its B, G, R raised by one amount (at least
+    ``GLARE_RISE`` of 255), or up to white where that is nearer (within ``GLARE_EVEN`` of
+    the amount)."""
+    shape = seen.shape[:-1]
+    s = _bgr255(seen.reshape(-1, 3))
+    c = _bgr255(card.reshape(-1, 3))
+    d = s - c
+    rise = d.max(axis=1)
+    off = np.abs(d - np.minimum(rise[:, None], 255.0 - c)).max(axis=1)
+    out: NDArray[np.bool_] = ((rise > GLARE_RISE) & (off < GLARE_EVEN * rise)).reshape(shape)
+    return out
+
+
+def _bgr255(lab: F32) -> F32:
+    bgr = cv2.cvtColor(np.ascontiguousarray(lab, np.float32)[:, None, :], cv2.COLOR_Lab2BGR)
+    out: F32 = bgr[:, 0, :] * 255.0
+    return out
+
+
+def _least_glare(
+    labels: NDArray[Any], stats: NDArray[Any], glare: NDArray[np.bool_], least: float
+) -> int:
+    """The biggest component (label) of at least ``least`` px of which less than
+    ``GLARE_PART`` is glare, or the biggest of all when there is none (the white pawn on a
+    grey card is all like white added)."""
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+    share = np.bincount(labels[glare], minlength=len(stats)) / np.maximum(
+        stats[:, cv2.CC_STAT_AREA], 1
+    )
+    for k in order:
+        if stats[k, cv2.CC_STAT_AREA] >= least and share[k] < GLARE_PART:
+            return int(k)
+    return int(order[0])
+
+
+GLARE_RISE = 15.0
+GLARE_EVEN = 0.3
+GLARE_PART = 0.8
+GLARE_OVER = 0.5  # share of a coloured pawn's part that is glare: the glare is over it
 SHADOW_HUE = 6.0  # Lab a*b* off the card's own, scaled by the darkening, still a shadow
 SHADOW_DROP = 8.0  # L: a shadow is at least this much darker than the card
 MAX_AREA_SPREAD = 2.2  # x the pawns' median blob area
