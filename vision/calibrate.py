@@ -344,7 +344,7 @@ def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -
     return match_lighting(lab2, lab, rest)
 
 
-HUE_STRETCH = 0.2
+HUE_STRETCH = 0.2  # a* or b* quartile stretch off L's beyond which no light explains it
 
 
 def _prints(solved: U8, quads: F64, geometry: BoardGeometry) -> tuple[U8, PrintDeck]:
