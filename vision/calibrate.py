@@ -341,7 +341,7 @@ def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -
         matched = match_exposure(lab2, lab, table_ring(geometry))
         if matched is not None:
             return matched
-    return match_lighting(lab2, lab, rest)
+    return match_lighting(lab2, lab, rest, qb)
 
 
 HUE_STRETCH = 0.2  # a* or b* quartile stretch off L's beyond which no light explains it

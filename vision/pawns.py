@@ -110,9 +110,9 @@ def learn_pawns(
         seen, card = lab[ys, xs], ref[ys, xs]
         scale = seen[:, 0] / np.maximum(card[:, 0], 1.0)
         hue_kept = np.abs(seen[:, 1:] - card[:, 1:] * scale[:, None]).sum(axis=-1) < SHADOW_HUE
-        shadow = (hue_kept & (seen[:, 0] < card[:, 0] - SHADOW_DROP)) | glared
-        if (~shadow).sum() >= 0.3 * len(ys):
-            ys, xs = ys[~shadow], xs[~shadow]
+        light_only = (hue_kept & (seen[:, 0] < card[:, 0] - SHADOW_DROP)) | glared
+        if (~light_only).sum() >= 0.3 * len(ys):
+            ys, xs = ys[~light_only], xs[~light_only]
         # The blob's fringe is card pixels, a little changed: learn the colour from the part
         # of the blob that differs most from the card beneath (see LEARN_FROM).
         strong = res[ys, xs] >= np.quantile(res[ys, xs], LEARN_FROM)
