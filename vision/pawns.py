@@ -208,7 +208,7 @@ def _least_glare(
 GLARE_RISE = 15.0  # of 255: a smaller rise is noise or the light drifting between photos
 GLARE_EVEN = 0.3  # x the rise: how unevenly the channels may rise and still be white added
 GLARE_PART = 0.8  # share of a part that is glare for it to be passed over as no pawn
-GLARE_OVER = 0.5  # share of a coloured pawn's part that is glare: the glare is over it
+GLARE_OVER = 0.4  # share of a coloured pawn's part that is glare: the glare is over it (see docs)
 SHADOW_HUE = 6.0  # Lab a*b* off the card's own, scaled by the darkening, still a shadow
 SHADOW_DROP = 8.0  # L: a shadow is at least this much darker than the card
 MAX_AREA_SPREAD = 2.2  # x the pawns' median blob area

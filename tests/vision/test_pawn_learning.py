@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
-from zefiria.vision.calibrate import calibrate
+from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.grid_locator import to_lab
 from zefiria.vision.pawns import _least_glare, glare_added
 from zefiria.vision.reader import read_table
@@ -69,3 +69,14 @@ def test_a_pawn_beside_glare_in_the_pawns_photo_is_learned_and_found() -> None:
             assert reading.pawns.get(Spirit.ETESIA) == where
             found += 1
     assert found == 3  # (#271, #273, #275; a hand is over it in #274)
+
+
+@pytest.mark.slow
+def test_a_pawn_under_glare_is_refused_naming_the_glare() -> None:
+    # Fresh deck 7001 (7000-7999 seed 31, session of #6): a reflection over Austro, 0.43 of
+    # its part white added. Learned from the rest, Austro came out as light as Borea and
+    # the player was told to check the pawns' order.
+    sample = [s for s in make_dataset(7, 31, range(7000, 8000), per_setup=6)][6]
+    solved, pawns = sample.setup.calibration()
+    with pytest.raises(CalibrationError, match="glare over Austro on island 5"):
+        calibrate(solved.image, pawns.image)
