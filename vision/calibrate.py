@@ -322,7 +322,75 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         sized_prints, sized_deck = _prints(solved, sized, geometry)
         if _misfit(sized_deck)[:2] <= _misfit(deck)[:2]:
             quads, prints, deck = sized, sized_prints, sized_deck
+    quads, prints, deck = _reframe_on_colour(
+        solved, geometry, like, start, size, quads, prints, deck
+    )
     return CardFit(geometry, board, lab, grey_hi, table_px, quads, prints, deck)
+
+
+def _reframe_on_colour(
+    solved: U8,
+    geometry: BoardGeometry,
+    like: F32,
+    start: F64,
+    size: tuple[float, float],
+    quads: F64,
+    prints: U8,
+    deck: PrintDeck,
+) -> tuple[F64, U8, PrintDeck]:
+    """The cards whose print is neither framed nor on the deck's outline fitted again on
+    the table's likeness (colour) rather than on grey, as rectangles of the deck's size;
+    each kept where its print is then framed within ``COLOUR_SHIFT`` print px of where the
+    colour put it.
+
+    A deck whose borders differ in colour from card to card can have some as light as the
+    table in grey though plainly of another hue: blue borders on a teal table (fresh deck
+    7040: islands 6, 9, 10, 11 and 15 fitted a quarter card off, their cells left null in
+    every photo). On the likeness map every card is dark on a bright table, whatever its
+    colours. The prints are still cut and registered in grey, and a card the colour fits
+    is kept only where the deck (its outline, or the layout of its framed prints) then
+    places it as fitted: a card placed further off was fitted wrong again (fresh deck 4016:
+    island 1 taken with the table above it, 6 print px off, and a card misread after), and
+    the deck must end with no more cards off its outline than before. (Sides fitted each
+    on its own, as in the free fit, reached a neighbour's edge across a tight gap: fresh
+    deck 5016's island 6 was framed wider than the card, and a photo of that session then
+    had a Borea placed where none stood.)
+    """
+    off = _off_cards(deck)
+    todo = off & ~deck.framed
+    if not todo.any() or _placed_wrong(deck):
+        return quads, prints, deck
+    redo = find_quads(
+        like * 255.0,
+        start[todo],
+        size,
+        grow=np.array([-1.0, 0.0, 1.0]),
+        polarity=-1,
+        table=like,
+    ).corners
+    tried = quads.copy()
+    tried[todo] = redo
+    keep = todo & _framed_as_fitted(_prints(solved, tried, geometry)[1])
+    if not keep.any():
+        return quads, prints, deck
+    mixed = np.where(keep[:, None, None], tried, quads)
+    mixed_prints, mixed_deck = _prints(solved, mixed, geometry)
+    if (
+        (keep <= _framed_as_fitted(mixed_deck)).all()
+        and int(_off_cards(mixed_deck).sum()) <= int(off.sum())
+        and not _placed_wrong(mixed_deck)
+    ):
+        return mixed, mixed_prints, mixed_deck
+    return quads, prints, deck
+
+
+def _framed_as_fitted(deck: PrintDeck) -> NDArray[np.bool_]:
+    """(cards,) whether each print is framed within ``COLOUR_SHIFT`` of where it was cut."""
+    near: NDArray[np.bool_] = deck.framed & (np.abs(deck.shifts).max(axis=1) <= COLOUR_SHIFT)
+    return near
+
+
+COLOUR_SHIFT = 2  # print px
 
 
 def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -> F32:
