@@ -338,10 +338,10 @@ def _reframe_on_colour(
     prints: U8,
     deck: PrintDeck,
 ) -> tuple[F64, U8, PrintDeck]:
-    """The cards whose print is neither framed nor on the deck's outline fitted again on
-    the table's likeness (colour) rather than on grey, as rectangles of the deck's size;
-    each kept where its print is then framed within ``COLOUR_SHIFT`` print px of where the
-    colour put it.
+    """The cards whose print is not framed (neither by the deck's outline nor by its
+    layout) fitted again on the table's likeness (colour) rather than on grey, as
+    rectangles of the deck's size; each kept where its print is then framed within
+    ``COLOUR_SHIFT`` print px of where the colour put it.
 
     A deck whose borders differ in colour from card to card can have some as light as the
     table in grey though plainly of another hue: blue borders on a teal table (fresh deck
@@ -357,7 +357,7 @@ def _reframe_on_colour(
     had a Borea placed where none stood.)
     """
     off = _off_cards(deck)
-    todo = off & ~deck.framed
+    todo = ~deck.framed
     if not todo.any() or _placed_wrong(deck):
         return quads, prints, deck
     redo = find_quads(
