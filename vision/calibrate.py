@@ -370,11 +370,13 @@ def _reframe_on_colour(
     ).corners
     tried = quads.copy()
     tried[todo] = redo
-    keep = todo & _framed_as_fitted(_prints(solved, tried, geometry)[1])
+    mixed_prints, mixed_deck = _prints(solved, tried, geometry)
+    keep = todo & _framed_as_fitted(mixed_deck)
     if not keep.any():
         return quads, prints, deck
     mixed = np.where(keep[:, None, None], tried, quads)
-    mixed_prints, mixed_deck = _prints(solved, mixed, geometry)
+    if not (keep == todo).all():  # (else the prints just cut are the mixed ones)
+        mixed_prints, mixed_deck = _prints(solved, mixed, geometry)
     if (
         (keep <= _framed_as_fitted(mixed_deck)).all()
         and int(_off_cards(mixed_deck).sum()) <= int(off.sum())
