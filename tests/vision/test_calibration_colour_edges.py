@@ -1,4 +1,4 @@
-"""Cards fitted again on the table's likeness (colour) when grey put them off the outline.
+"""Cards fitted again on the table's likeness (colour) when grey left their print unframed.
 
 A deck whose borders differ in colour from card to card can have some as light as the
 table in grey though plainly of another hue. Grey edges then fit those cards a quarter card
@@ -31,7 +31,7 @@ def test_the_likeness_map_frames_a_card_as_grey_as_the_table() -> None:
     size = (45.0, 60.0)
     on_grey = find_quads(grey, centre, size, table=like).corners[0]
     on_like = find_quads(like * 255.0, centre, size, polarity=-1, table=like).corners[0]
-    assert np.abs(on_grey - (truth - 0.5) / 2.0).max() > 1.5  # left at its first guess
+    assert np.abs(on_grey - (truth - 0.5) / 2.0).max() > 1.5  # (no edge in grey to fit)
     assert np.abs(on_like - (truth - 0.5) / 2.0).max() < 0.6
 
 
