@@ -10,7 +10,8 @@ The two calibration photos show the same cards from the same camera, and glare m
 between shots (a lamp, a window, the player's shadow): where the solved photo is the pawns
 photo lit, the pawns photo shows the cards with less glare. Only on the pawn-free rows: a
 dark pawn or its shadow on a grey card looks just like that card with the glare gone, so
-row 0 keeps its glare (fresh deck 5058's island 4 is still read as carrying a gem).
+row 0 keeps its glare (fresh deck 5058's island 4: its salmon art, seen without it, is
+told from a gem by the reading, see gems._glare_gone).
 """
 
 from __future__ import annotations
