@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
-from .pawns import GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of, whitening
+from .pawns import GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of, faintly_glared
 from .pixels import components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -275,22 +275,15 @@ def _glare_gone(patch: F32, under: F32) -> bool:
     A gem is a shaded solid, never flat (fresh deck 3039 #319: a phantom gem).
 
     Glare near white (``GLARE_L``) leaves no hue to compare, only its flatness
-    (``FLAT_RED``). Fainter glare keeps the art's hue: the card expected is then the blob
-    whitened, by ``WHITENED`` at least, and the blob fairly flat (``WHITENED_FLAT``). The
-    solved photo's glare stays in row 0 (see calibration_glare): fresh deck 5058's salmon
-    island 4 was expected whitened by 0.39 and 0.48 (L 70 and 80), and was read as carrying
-    a gem in every photo of its session, L spread 1.9 and 3.1. A gem on red art in a dim
-    room lies under a card of its hue too, but one only its lightness apart: whitened by
-    0.2-0.23 (fresh decks 3045, 4012, 8040: L 21-24 under 37-41)."""
+    (``FLAT_RED``). Fainter glare keeps the art's hue (:func:`.pawns.faintly_glared`), and
+    the blob under it is fairly flat (``WHITENED_FLAT``): fresh deck 5058's island 4, L
+    spread 1.9 and 3.1."""
     spread = float(patch[:, 0].std())
     if float(np.median(under[:, 0] - patch[:, 0])) <= GLARE_DROP:
         return False
     if spread < FLAT_RED and float(np.median(under[:, 0])) >= GLARE_L:
         return True
-    if spread >= WHITENED_FLAT:
-        return False
-    white, off = whitening(under, patch)
-    return float(np.median(white)) >= WHITENED and float(np.median(off)) < WHITENED_HUE
+    return spread < WHITENED_FLAT and faintly_glared(patch, under)
 
 
 FLAT_GEM = 0.9  # L spread (std) under which a red blob is paint (gems in a dim room on DEV
@@ -300,10 +293,8 @@ FLAT_GLOSS = 1.4  # ...unless its highlight stands this far (L) above its mean (
 FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem, where the
 # calibration photo had glare (pawns.GLARE_L, GLARE_DROP: a gem's core in a dim room is flat
 # too, on cards of L 35-46: DEV 6 and 10, five gems lost without the glare's condition)
-WHITENED = 0.3  # share of white mixed into the art where the calibration photo had glare
 WHITENED_FLAT = 5.0  # L spread (std) under which a blob may be art under such glare (deck
 # 5058's: 1.9 and 3.1; most gems' 5 and up, though a gem's core in a dim room is flatter)
-WHITENED_HUE = 12.0  # Lab a*b* (city-block): the art's hue kept under the glare (5058: 9.6, 5.9)
 
 
 def _shaded_art(patch: F32, under: F32) -> bool:
