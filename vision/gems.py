@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
-from .pawns import GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of, faintly_glared
+from .pawns import DEEPEST_SHADE, GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of, faintly_glared
 from .pixels import components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -299,10 +299,21 @@ WHITENED_FLAT = 5.0  # L spread (std) under which a blob may be art under such g
 
 def _shaded_art(patch: F32, under: F32) -> bool:
     """Whether most of a red blob (``patch``, Lab) is the card expected under it
-    (``under``) darkened with its hue kept: a shadow over red art."""
+    (``under``) darkened with its hue kept: a shadow over red art. Pixel by pixel the hue
+    kept is the card's own; on the whole, it may also be the card's scaled by the darkening,
+    as a shadow leaves it (fresh deck 7068's red island, L 33 a* 42 under L 45 a* 54, and
+    7036's: read as gems in three photos). Not pixel by pixel: a gem's rim blends into the
+    card's colour scaled, and a gem on red art is as strong a red as the card while darker
+    (fresh deck 4069: a* 42 at L 38 on a* 43 at L 64)."""
     kept = np.abs(patch[:, 1:] - under[:, 1:]).sum(axis=-1) < ART_HUE
     darker = patch[:, 0] < under[:, 0] - SHADOW_DROP
-    return float((kept & darker).mean()) >= ART_SHADE
+    if float((kept & darker).mean()) >= ART_SHADE:
+        return True
+    seen, card = patch.mean(axis=0), under.mean(axis=0)
+    scale = float(seen[0]) / max(float(card[0]), 1.0)
+    if scale < DEEPEST_SHADE or seen[0] >= card[0] - SHADOW_DROP:
+        return False
+    return float(np.abs(seen[1:] - card[1:] * scale).sum()) < ART_HUE
 
 
 def _hue_turn(patch: F32, under: F32) -> float:

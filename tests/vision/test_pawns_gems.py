@@ -198,12 +198,15 @@ def _gems_changed(expected: np.ndarray, lab: np.ndarray) -> tuple[list, list]:
 def test_a_gem_on_dark_red_art_in_a_dim_light_turns_the_cards_hue() -> None:
     # Under a dim light a gem on dark red art shows no gloss and is barely redder than the
     # art (DEV decks 0 and 3: five gems doubted); but it turns the card's hue by 16-20
-    # a*b*, lighter or darker, where red art in shade keeps its hue.
+    # a*b*, lighter or darker, where red art in shade keeps its hue (as it was, or scaled
+    # by the darkening).
     x, y = (round(v) for v in _geometry().cell_centre((1, 3)))
     for card, blob, is_gem in (
         ((33.0, 28.0, 29.0), (48.0, 37.0, 22.0), True),  # a lighter gem (DEV 0 #4)
         ((34.0, 28.0, 19.0), (23.0, 40.0, 25.0), True),  # a darker one (DEV 3 #153)
         ((68.0, 41.0, 30.0), (45.0, 44.0, 33.0), False),  # art in shade (DEV 3 #152)
+        # art in shade, its hue scaled by the darkening (fresh deck 7068, seed 31 #413)
+        ((45.0, 54.0, 19.0), (33.0, 42.0, 14.0), False),
     ):
         expected = _board(card)
         lab = expected.copy()
