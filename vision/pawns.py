@@ -365,10 +365,7 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     exp = expected[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1, 0].ravel()
     if seen.size < 9:
         return True
-    a = seen - seen.mean()
-    b = exp - exp.mean()
-    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    follows = float((a * b).sum()) / den if den > 1e-6 else 0.0
+    follows = lightness_follows(seen, exp)
     shading = float(exp.std())
     spread = float(seen.std())
     # On a flat part of the card the correlation is of noise and the light's slope, no
@@ -384,6 +381,16 @@ def _light_or_shade(lab: F32, expected: F32, colour: F32, x: float, y: float) ->
     if shading >= FLAT_CARD:
         return follows > SHADE_FOLLOWS or spread < DARK_SPREAD
     return spread < DARK_SPREAD
+
+
+def lightness_follows(seen: F32, exp: F32) -> float:
+    """The correlation of the lightness ``seen`` with the card's ``exp``ected (L values,
+    one per pixel): near 1 where the card's art shows through under other light, 0 where
+    either is flat."""
+    a = seen - seen.mean()
+    b = exp - exp.mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / den if den > 1e-6 else 0.0
 
 
 LIGHT_PAWN = 65.0  # learned L above which glare may fake the pawn (Borea)
