@@ -15,7 +15,17 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
-from .pawns import DEEPEST_SHADE, GLARE_DROP, GLARE_L, SHADOW_DROP, cell_of, faintly_glared
+from .pawns import (
+    DEEPEST_SHADE,
+    FAINT_CARD,
+    FLAT_GLARE_FOLLOWS,
+    GLARE_DROP,
+    GLARE_L,
+    SHADOW_DROP,
+    cell_of,
+    faintly_glared,
+    lightness_follows,
+)
 from .pixels import components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -365,8 +375,9 @@ def _second_look(
             continue
         sel = labels[y0 : y0 + h, x0 : x0 + w] == k
         patch = lab[y0 : y0 + h, x0 : x0 + w][sel]
+        under = expected[y0 : y0 + h, x0 : x0 + w][sel]
         light, ma, mb = (float(v) for v in patch.mean(axis=0))
-        redder = ma - float(expected[y0 : y0 + h, x0 : x0 + w, 1][sel].mean())
+        redder = ma - float(under[:, 1].mean())
         gloss = float(patch[:, 0].max()) - light
         if (
             ma >= LOOK_MIN_A
@@ -374,6 +385,7 @@ def _second_look(
             and redder >= LOOK_REDDER_MEAN
             and light < GEM_MAX_L
             and gloss >= LOOK_GLOSS
+            and not _recoloured(patch, under)
         ):
             if cards is not None and _at_card_edge(cards, cx, cy):
                 trace.append((cx, cy, npx, "at a card's edge, second look"))
@@ -384,6 +396,22 @@ def _second_look(
                 where.append((cx, cy))
             if pixels is not None:
                 pixels[y0 : y0 + h, x0 : x0 + w][sel] = 1
+
+
+def _recoloured(patch: F32, under: F32) -> bool:
+    """Whether a red blob (``patch``, Lab) is the art expected under it (``under``) with
+    only its red grown stronger (a colour cast): the card's lightness kept, pixel by pixel
+    and in its pattern. A gem shades itself.
+
+    Fresh deck 3060 #364, a magenta numeral: 1.0 L off at the median, correlation 0.94
+    over art of L std 4.4, a phantom gem. A gem's lightness may follow the art's, both lit
+    from one side, but far off it (fresh deck 8079 #476: 0.83, and 20 L off); on flat art
+    a gem may be as light as the card (DEV seed 5 #306 and #448: 2.6 and 3.2 L off)."""
+    return (
+        float(np.median(np.abs(patch[:, 0] - under[:, 0]))) < LOOK_SHADED
+        and float(under[:, 0].std()) >= FAINT_CARD
+        and lightness_follows(patch[:, 0], under[:, 0]) > FLAT_GLARE_FOLLOWS
+    )
 
 
 # The second look: of 5064 red blobs in the readings of DEV seeds 5 and 22 and fresh decks
@@ -397,6 +425,7 @@ LOOK_MIN_A = 22.0  # the blob's mean a*...
 LOOK_HUE = -0.1  # ...its b* at least this share of it (purple is far below)...
 LOOK_REDDER_MEAN = 18.0  # ...its a* this much above the card's...
 LOOK_GLOSS = 9.0  # ...and its highlight this far (L) above its mean
+LOOK_SHADED = 4.0  # L off the card's (median pixel) under which a red blob may be art recoloured
 
 
 def _gem_inside(patch: F32, card_area: float) -> bool:

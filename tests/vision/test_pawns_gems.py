@@ -170,6 +170,26 @@ def test_a_gem_under_a_cool_dim_light_is_found() -> None:
     assert _dull_gem((50.0, 29.0, -12.0), 15.0) == []
 
 
+def test_art_whose_red_grew_stronger_is_no_gem_but_a_solid_is() -> None:
+    # A colour cast over a magenta numeral left its lightness as the card's, pixel by pixel,
+    # and its red 20 a* stronger: a compact blob, redder than the card, lighter in part
+    # (fresh deck 3060, seed 11 #364: a phantom gem). A gem shades itself, whatever the
+    # art under it.
+    g = _geometry()
+    expected = _board((56.0, -4.0, 2.0))
+    x, y = (round(v) for v in g.cell_centre((1, 3)))
+    art = (slice(y - 3, y + 3), slice(x - 4, x + 4))
+    expected[art] = (54.0, 27.0, 4.0)
+    expected[art][..., 0] += np.linspace(-10.0, 10.0, 8)[None, :]
+    recoloured = expected.copy()
+    recoloured[art][..., 1] += 20.0
+    assert _gems_changed(expected, recoloured)[0] == []
+    solid = recoloured.copy()
+    solid[art][..., 0] = 44.0
+    solid[y - 1 : y + 1, x - 1 : x + 1, 0] = 60.0  # its own highlight
+    assert _gems_changed(expected, solid)[0] == [(1, 3)]
+
+
 def test_red_art_in_shade_is_no_gem_but_a_gem_on_red_art_is() -> None:
     # A shadow over red art darkens the card and keeps its hue (DEV #115, a phantom gem);
     # a gem on the same art is a red of its own.
