@@ -304,7 +304,8 @@ FLAT_RED = 2.5  # L spread (std) under which a blob is flat art, no shaded gem, 
 # calibration photo had glare (pawns.GLARE_L, GLARE_DROP: a gem's core in a dim room is flat
 # too, on cards of L 35-46: DEV 6 and 10, five gems lost without the glare's condition)
 WHITENED_FLAT = 5.0  # L spread (std) under which a blob may be art under such glare (deck
-# 5058's: 1.9 and 3.1; most gems' 5 and up, though a gem's core in a dim room is flatter)
+# 5058's: 1.9 and 3.1; gems in a dim room on red art of their hue reach it too, 3.3-4.7 on
+# fresh decks 3045, 4012 and 8040, and are told by their whitening, pawns.WHITENED)
 
 
 def _shaded_art(patch: F32, under: F32) -> bool:

@@ -1,4 +1,5 @@
-"""Glare in the solved photo is taken off with the pawns photo's pixels, on pawn-free rows."""
+"""Glare in the solved photo is taken off with the pawns photo's pixels, on pawn-free rows; where
+it stays (row 0) or was faint, the reading tells the art seen without it from a gem or pawn."""
 
 from __future__ import annotations
 
