@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
@@ -55,6 +56,11 @@ COLOUR_WEIGHT = 2.0
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
+# A gem's blob and 2 board px around it are no pawn's (pawn_diag.py --read-only --n 480
+# --per-setup 6: phantom pawns, fresh 4000-4999 seed 29 1 -> 0 and 8000-8999 seed 61 3 -> 1;
+# pawns right, DEV seed 5 +1, fresh 3000-3999 seed 11 and 7000-7999 seed 31 +2; a pawn
+# beside a gem cut in two, fresh deck 8032 #194, missed)
+GEM_RIM = np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -299,6 +305,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     gems, gem_doubts = find_gems(
         lab, expected, mask, profile.pawn_colours, card_area, g, gem_at, gem_px, reach, now
     )
+    # (and a rim around it: where a gem's red blends into the card, a blue card's rim is
+    # the purple pawn's colour, fresh deck 4010 #65: a phantom Skyron beside the gem)
+    gem_px = cv2.dilate(gem_px, GEM_RIM)
     pawn_at: list[tuple[float, float]] = []
     pawns, doubtful_pawns, unplaced = find_pawns(
         lab,
