@@ -7,12 +7,11 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.engine.spirits import Spirit
-from zefiria.vision.calibrate import calibrate
 from zefiria.vision.calibration_glare import clear_glare
 from zefiria.vision.gems import _glare_gone
 from zefiria.vision.grid_locator import to_lab
-from zefiria.vision.reader import read_table
-from zefiria.vision.synthetic import make_dataset
+
+from .photos import photo_read
 
 CARD = 1000.0  # board px: a card's area on these boards (a glare spot is about half of it)
 
@@ -94,13 +93,8 @@ def test_fresh_deck_3060_red_art_glared_at_calibration_is_no_gem() -> None:
     # `pawn_diag.py --designs 3000-3999 --seed 11 --n 480 --per-setup 6 --gems`, photo 361:
     # glare over island 8's salmon art in the solved photo; gone in the game photo, the art
     # was far redder than expected there and read, sure, as a gem in cell (0, 3).
-    sample = next(
-        s for s in make_dataset(362, 11, range(3000, 4000), per_setup=6) if s.index == 361
-    )
+    sample, reading = photo_read(range(3000, 4000), 11, 361)
     assert sample.scene.island_at((0, 3)) == 8 and (0, 3) not in sample.scene.gems
-    solved, pawns = sample.setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
-    reading = read_table(sample.render().image, profile)
     assert (0, 3) not in reading.gems
     # the gem that is there is still found
     assert set(sample.scene.gems) <= set(reading.gems)
@@ -133,13 +127,8 @@ def test_fresh_deck_5058_island_4_glared_in_row_0_at_calibration_is_no_gem() -> 
     # solved photo's glare on island 4 lies in row 0, where the pawns stand in the pawns
     # photo and no glare is taken off; the salmon art seen without it was read, sure, as a
     # gem in every photo of the session (here on (2, 0)).
-    sample = next(
-        s for s in make_dataset(349, 13, range(5000, 6000), per_setup=6) if s.index == 348
-    )
+    sample, reading = photo_read(range(5000, 6000), 13, 348)
     assert sample.scene.island_at((2, 0)) == 4 and (2, 0) not in sample.scene.gems
-    solved, pawns = sample.setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
-    reading = read_table(sample.render().image, profile)
     assert (2, 0) not in reading.gems
     assert set(reading.gems) == set(sample.scene.gems)
 
@@ -150,12 +139,7 @@ def test_fresh_deck_8058_table_glared_in_row_0_is_no_pawn() -> None:
     # solved photo's glare on the dark green table beside island 3 lies in row 0 and stays;
     # the table seen without it is the dark green pawn's colour, and Etesia, not in the
     # game, was placed on (0, 1) in three photos of the session.
-    sample = next(
-        s for s in make_dataset(349, 61, range(8000, 9000), per_setup=6) if s.index == 348
-    )
+    sample, reading = photo_read(range(8000, 9000), 61, 348)
     assert sample.scene.island_at((0, 1)) == 3 and Spirit.ETESIA not in sample.scene.pawns
-    solved, pawns = sample.setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
-    reading = read_table(sample.render().image, profile)
     assert Spirit.ETESIA not in reading.pawns
     assert reading.pawns == sample.scene.pawns

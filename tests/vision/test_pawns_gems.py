@@ -32,6 +32,8 @@ from zefiria.vision.synthetic import (
     random_setup,
 )
 
+from .photos import photo_read
+
 pytestmark = pytest.mark.slow
 
 # (setup seed, design): two DEV decks and one EVAL deck
@@ -868,9 +870,7 @@ def test_a_gems_rim_on_a_blue_card_is_no_purple_pawn() -> None:
     # `pawn_diag.py --designs 4000-4999 --seed 29 --n 480 --per-setup 6 --read-only` #65:
     # where the gem's red blends into island 15's blue, the rim left beside its blob had
     # the purple pawn's colour and Skyron, not in the game, was placed on (4, 2).
-    sample = next(s for s in make_dataset(66, 29, range(4000, 5000), per_setup=6) if s.index == 65)
+    sample, reading = photo_read(range(4000, 5000), 29, 65)
     assert (4, 2) in sample.scene.gems and Spirit.SKYRON not in sample.scene.pawns
-    solved, pawns = sample.setup.calibration()
-    reading = read_table(sample.render().image, calibrate(solved.image, pawns.image))
     assert Spirit.SKYRON not in reading.pawns
     assert (4, 2) in reading.gems

@@ -1,0 +1,18 @@
+"""One photo of the synthetic sets, as the benchmarks number them, calibrated and read."""
+
+from __future__ import annotations
+
+from zefiria.vision.calibrate import calibrate
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Reading
+from zefiria.vision.synthetic import Sample, make_dataset
+
+
+def photo_read(designs: range, seed: int, index: int, per_setup: int = 6) -> tuple[Sample, Reading]:
+    """Photo ``index`` of ``pawn_diag.py --designs ... --seed SEED --per-setup N``, and what
+    its session's calibration reads in it."""
+    sample = next(
+        s for s in make_dataset(index + 1, seed, designs, per_setup=per_setup) if s.index == index
+    )
+    solved, pawns = sample.setup.calibration()
+    return sample, read_table(sample.render().image, calibrate(solved.image, pawns.image))
