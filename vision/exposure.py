@@ -64,7 +64,11 @@ def match_exposure(
     if len(idx) < MIN_PIXELS:
         return None
     seen = lab.reshape(-1, 3)[idx]
-    gain = float(np.median((seen[:, 0] + 16.0) / (then[:, 0] + 16.0)))
+    # The light's scale measured on luminance, then taken to the (L + 16) scale it is on
+    # the cards (a cube root): below L 8, L is linear in luminance and a near-black table
+    # would understate it. Above, the same as the (L + 16) ratio.
+    ratio = float(np.median(luminance(seen[:, 0]) / luminance(then[:, 0])))
+    gain = ratio ** (1.0 / 3.0)
     if not MIN_GAIN <= gain <= MAX_GAIN:
         return None  # a light changed this much is no exposure drift: the cards decide
     shift = np.median(seen[:, 1:] / gain - then[:, 1:], axis=0)
@@ -76,9 +80,23 @@ def match_exposure(
     return out
 
 
+def luminance(lightness: F32) -> F32:
+    """CIE relative luminance Y (white 1) of Lab lightness L: L's inverse."""
+    y: F32 = np.where(
+        lightness > TOE_L, ((lightness + 16.0) / 116.0) ** 3, lightness / (24389.0 / 27.0)
+    )
+    return y
+
+
 RING_GAP = 0.15  # cells beyond the grid's edge where cards may still protrude
-DARKEST = 12.0  # L: table pixels darker than this (or...
-LIGHTEST = 92.0  # ...lighter) are clipped or noise-bound: no measure of the light
+# L: table pixels darker than this (or...
+# (12 before: a near-black table, L 3-11 in all its pixels, then measured nothing and the
+# cards' quartiles stretched the photo, DEV decks and fresh deck 3016: the table lifted to
+# L 33 and every pawn lost in the residual; the median over hundreds of pixels is steady
+# on the noise there)
+DARKEST = 2.0
+LIGHTEST = 92.0  # ...lighter) are clipped: no measure of the light
+TOE_L = 8.0  # L where CIE lightness turns from a cube root of luminance to linear
 MIN_PIXELS = 400  # table pixels (a third of them in each direction) needed
 MIN_GAIN = 0.6  # the (L + 16) scale within which the light is matched on the table
 MAX_GAIN = 1.6

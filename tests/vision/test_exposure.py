@@ -64,7 +64,40 @@ def test_cards_shuffled_under_a_falling_light_keep_their_colours() -> None:
     assert float(np.abs(stretched - seen).max()) > 5.0
 
 
-def test_a_table_too_dark_to_measure_leaves_it_to_the_cards() -> None:
+def test_a_table_clipped_black_leaves_it_to_the_cards() -> None:
     ref = _calibration()
-    ref[table_ring(_geometry())] = (5.0, 0.0, 0.0)
+    ref[table_ring(_geometry())] = (1.0, 0.0, 0.0)
     assert match_exposure(ref.copy(), ref, table_ring(_geometry())) is None
+
+
+def _near_black_table(ref: np.ndarray) -> np.ndarray:
+    """``ref`` on a near-black table: L 3-8 (below CIE's linear toe), noisy."""
+    out = ref.copy()
+    ring = table_ring(_geometry())
+    rng = np.random.default_rng(5)
+    out[ring, 0] = np.clip(5.5 + rng.normal(0, 1.2, int(ring.sum())), 3.0, 8.0)
+    out[ring, 1:] = 0.0
+    return out
+
+
+def test_a_near_black_table_still_measures_the_light() -> None:
+    # Fresh deck 3016: a table at L 5-8 measured nothing (it was below the old floor of
+    # L 12), and the cards' quartiles stretched the unchanged light, the table to L 33.
+    ref = _near_black_table(_calibration())
+    matched = match_exposure(ref.copy(), ref, table_ring(_geometry()))
+    assert matched is not None
+    assert float(np.abs(matched - ref).max()) < 0.01
+
+
+def test_a_near_black_table_measures_luminance_not_lightness() -> None:
+    # Twice the light: luminance x2, so (L + 16) x 2 ** (1/3) on the cards; on the table,
+    # below L 8, L is linear in luminance (the (L + 16) ratio there would say ~1.2, not 1.26).
+    ref = _near_black_table(_calibration())
+    seen = ref.copy()
+    ring = table_ring(_geometry())
+    seen[~ring, 0] = (ref[~ring, 0] + 16.0) * 2.0 ** (1.0 / 3.0) - 16.0
+    y = 2.0 * ref[ring, 0] / (24389.0 / 27.0)
+    seen[ring, 0] = np.where(y > 216.0 / 24389.0, 116.0 * np.cbrt(y) - 16.0, y * 24389.0 / 27.0)
+    matched = match_exposure(seen, ref, ring)
+    assert matched is not None
+    assert float(np.abs(matched[~ring, 0] - ref[~ring, 0]).max()) < 0.05
