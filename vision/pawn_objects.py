@@ -292,7 +292,9 @@ def second_look(
     labels, shapes = objects(lab, expected, mask)
     pitch = geometry.pitch
     want = [i for i, s in enumerate(CALIBRATION_ORDER) if s not in placed]
-    taken = [*placed.values(), *gems_at]
+    # (a gem's own blob is out of the mask already: only what lies on it is the gem's, a
+    # pawn standing beside it on its card is not, fresh deck 7017 #102: Borea missed)
+    taken = [(x, y, TAKEN) for x, y in placed.values()] + [(x, y, GEM_TAKEN) for x, y in gems_at]
     named: dict[int, list[tuple[Shape, Position, bool]]] = {}
     doubted: set[Spirit] = set()
     trace = LOOK_TRACE
@@ -366,11 +368,14 @@ def _verdict(
     looks: PawnLooks,
     learned_at: F64,
     field: LightField,
-    taken: list[tuple[float, float]],
+    taken: list[tuple[float, float, float]],
     pitch: int,
 ) -> Verdict:
-    """Which pawn's colour an object has, and whether it is that pawn, or why not."""
-    if any(np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch for x, y in taken):
+    """Which pawn's colour an object has, and whether it is that pawn, or why not.
+
+    ``taken``: the pawns and gems found, each a board point and the reach (cells) within
+    which an object is that one."""
+    if any(np.hypot(s.cx - x, s.cy - y) < reach * pitch for x, y, reach in taken):
         return Verdict(None, False, "found already")
     if min(s.w, s.h) < MIN_SIDE or max(s.w, s.h) > MAX_ASPECT * min(s.w, s.h):
         return Verdict(None, False, "thin")
@@ -485,7 +490,8 @@ def _colour_offs(colour: F32, learned: F32, lights: list[float]) -> F64:
 
 CLOSE_PX = 3  # half-res px: the gaps light leaves inside a pawn (+7 pawns on the four tuning sets)
 SLACK = (0.92, 1.0, 1.08)  # the light field's error allowed for
-TAKEN = 0.35  # cells: an object this close to a pawn or gem found is that one
+TAKEN = 0.35  # cells: an object this close to a pawn found is that one
+GEM_TAKEN = 0.15  # cells: ...to a gem found (a synthetic gem is 12 mm across, a cell 65-100)
 MIN_SIDE = 3  # half-res px
 MAX_ASPECT = 2.5
 MIN_FILL = 0.45

@@ -874,3 +874,29 @@ def test_a_gems_rim_on_a_blue_card_is_no_purple_pawn() -> None:
     assert (4, 2) in sample.scene.gems and Spirit.SKYRON not in sample.scene.pawns
     assert Spirit.SKYRON not in reading.pawns
     assert (4, 2) in reading.gems
+
+
+@pytest.mark.slow
+def test_a_pawn_beside_a_gem_on_its_card_is_found() -> None:
+    # `pawn_diag.py --designs 7000-7999 --seed 31 --n 480 --per-setup 6 --read-only` #102:
+    # Borea stands on (2, 4) beside its gem. The gem's blob is out of the pawns' mask, but
+    # the second look took any object within 0.35 cells of a gem for the gem: Borea missed,
+    # and the cell not even doubted.
+    sample, reading = photo_read(range(7000, 8000), 31, 102)
+    assert (2, 4) in sample.scene.gems and sample.scene.pawns[Spirit.BOREA].cell == (2, 4)
+    assert (2, 4) in reading.gems
+    assert reading.pawns.get(Spirit.BOREA) == sample.scene.pawns[Spirit.BOREA]
+
+
+@pytest.mark.slow
+def test_pawns_on_a_near_black_table_are_found() -> None:
+    # `pawn_diag.py --designs 3000-3999 --seed 11 --n 480 --per-setup 6 --read-only` #98:
+    # the table is at L 3-11, which measured no light; the cards' quartiles then lifted the
+    # table to L 33, and the four pawns on cards were lost in the residual (Skyron alone
+    # was found), none of their cells doubted.
+    sample, reading = photo_read(range(3000, 4000), 11, 98)
+    on_cards = {s: p for s, p in sample.scene.pawns.items() if not p.outside}
+    found = {s for s, p in on_cards.items() if reading.pawns.get(s) == p}
+    doubted = {s for s, p in on_cards.items() if p.cell in reading.uncertain}
+    assert len(on_cards) == 5
+    assert len(found) >= 4 and found | doubted == set(on_cards)
