@@ -227,7 +227,8 @@ def _gem_verdict(patch: F32, under: F32, w: int, h: int, card_area: float, lit: 
         # light a gem on dark red art shows no gloss, but turns the card's hue by 16-20
         # a*b* where shaded art turns it by 7 at most (DEV 0 and 3: five gems lost).
         glossy = float(patch[:, 0].max()) - light >= GEM_GLOSS
-        if ma < GEM_MIN_A or not (glossy or _hue_turn(patch, under) >= ART_TURN):
+        full = min(GEM_MIN_A, GEM_MIN_A_DIM * (light + 16.0))
+        if ma < full or not (glossy or _hue_turn(patch, under) >= ART_TURN):
             return "on red art, no gloss or hue of its own"
         if _shaded_art(patch, under):
             return "red art in shade"
@@ -450,7 +451,10 @@ GEM_FILL = 0.5  # ...and fills its bounding box (edge slivers of red art do not)
 GEM_MAX_L = 68.0  # a gem is a dark saturated red; light pinks are art
 GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
 GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
-GEM_MIN_A = 35.0  # and its red be this strong
+GEM_MIN_A = 35.0  # and its red be this strong,
+# ...or, in a dim room, this share of its (L + 16): a* falls with the light as L + 16 does
+# (fresh deck 7072's gems at L 16-22 show a* 31-36)
+GEM_MIN_A_DIM = 0.8
 LOOSE_A = 18.0  # (doubt only) a* of a gem under a dim or tinted light...
 LOOSE_REDDER = 15.0  # ...at least this much above the card's...
 LOOSE_GLOSS = 15.0  # ...with its highlight this far (L) above its mean
