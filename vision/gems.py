@@ -143,6 +143,14 @@ def find_gems(
             verdict = _gem_verdict(patch, under, w, h, card_area, lit)
             gem_like = verdict == "gem"
             trace.append((cx, cy, npx, verdict))
+        if gem_like and _print_moved(lab, expected, sel, x0, y0) > GEM_MOVED:
+            # (red print nudged since the calibration: a doubt, not a gem)
+            trace.append((cx, cy, npx, "the card's print moved"))
+            if pos.cell not in doubts:
+                doubts.append(pos.cell)
+            if where is not None:
+                where.append((cx, cy))
+            continue
         if gem_like and cards is not None and _at_card_edge(cards, cx, cy):
             trace.append((cx, cy, npx, "at a card's edge"))  # a doubt, whatever its size
             if pos.cell not in doubts:
@@ -181,6 +189,28 @@ def find_gems(
                 doubts.append(pos.cell)
                 trace.append((float(cents[k][0]), float(cents[k][1]), npx, "loose doubt"))
     return gems, [c for c in doubts if c not in gems]
+
+
+def _print_moved(lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: int) -> float:
+    """Share of a red blob's pixels (``sel``, its box at (x0, y0)) whose colour the expected
+    board shows within ``GEM_MOVED_REACH`` px: a card nudged further than the reading
+    matched brings its own red print where the expected card had other art (fresh deck
+    7048: island 23's red numeral a few px off, over pink art, a phantom gem); a gem's
+    colours were nowhere near."""
+    h, w = sel.shape
+    r = GEM_MOVED_REACH
+    hh, ww = expected.shape[:2]
+    seen = lab[y0 : y0 + h, x0 : x0 + w][sel]
+    ys, xs = np.nonzero(sel)
+    best = np.full(len(seen), np.inf, np.float32)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            yy, xx = ys + y0 + dy, xs + x0 + dx
+            ok = (yy >= 0) & (xx >= 0) & (yy < hh) & (xx < ww)
+            d = np.full(len(seen), np.inf, np.float32)
+            d[ok] = np.linalg.norm(seen[ok] - expected[yy[ok], xx[ok]], axis=1)
+            np.minimum(best, d, out=best)
+    return float((best < GEM_MOVED_LAB).mean())
 
 
 def _at_card_edge(cards: F64, x: float, y: float) -> bool:
@@ -451,6 +481,9 @@ GEM_FILL = 0.5  # ...and fills its bounding box (edge slivers of red art do not)
 GEM_MAX_L = 68.0  # a gem is a dark saturated red; light pinks are art
 GEM_REDDER = 15.0  # a* above the card's: a gem on plain art is this much redder...
 GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
+GEM_MOVED_REACH = 4  # board px: how far a card may lie off where the reading matched it
+GEM_MOVED_LAB = 8.0  # Lab: a pixel this close to the expected board within reach is print
+GEM_MOVED = 0.5  # share of such pixels beyond which a red blob is the card's print moved
 GEM_MIN_A = 35.0  # and its red be this strong,
 # ...or, in a dim room, this share of its (L + 16): a* falls with the light as L + 16 does
 # (fresh deck 7072's gems at L 16-22 show a* 31-36)

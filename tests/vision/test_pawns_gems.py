@@ -910,3 +910,38 @@ def test_a_gem_on_red_art_in_a_dim_room_is_found() -> None:
     sample, reading = photo_read(range(7000, 8000), 31, 435)
     assert (3, 1) in sample.scene.gems
     assert (3, 1) in reading.gems
+
+
+@pytest.mark.slow
+def test_red_print_nudged_off_its_place_is_no_gem() -> None:
+    # `pawn_diag.py --designs 8000-8999 --seed 61 --n 480 --per-setup 6 --read-only` #131:
+    # island 23's card lies a few px off where the reading matched it, and its red print
+    # showed over other art of the card expected: a phantom gem on (1, 1).
+    sample, reading = photo_read(range(8000, 9000), 61, 131)
+    assert (1, 1) not in sample.scene.gems
+    assert (1, 1) not in reading.gems
+
+
+def test_red_print_a_few_px_off_is_a_doubt_but_a_gem_beside_it_is_found() -> None:
+    # A card nudged further than the reading matched brings its red print where the card
+    # expected has other art: each of its pixels is the expected board 3 px away (fresh
+    # decks 3050, 4013, 7075, 8021: phantom gems). A gem's colours are nowhere near.
+    g = _geometry()
+    card_area = 40.0 * 44.0
+    expected = _board((70.0, 5.0, 5.0))
+    x, y = (round(v) for v in g.cell_centre((0, 0)))
+    shaded = np.linspace(-8.0, 8.0, 8)[None, :]
+    expected[y - 3 : y + 3, x - 4 : x + 4] = (40.0, 45.0, 25.0)  # red print, with shading
+    expected[y - 3 : y + 3, x - 4 : x + 4, 0] += shaded
+    lab = expected.copy()
+    lab[y - 3 : y + 3, x - 4 : x + 4] = (70.0, 5.0, 5.0)
+    lab[y - 3 : y + 3, x - 1 : x + 7] = expected[y - 3 : y + 3, x - 4 : x + 4]  # 3 px right
+    for moved in (True, False):
+        if not moved:  # a gem beside the print, not a copy of it
+            lab = expected.copy()
+            lab[y + 8 : y + 14, x - 4 : x + 4] = (38.0, 40.0, 22.0)
+            lab[y + 8 : y + 14, x - 4 : x + 4, 0] += shaded
+        mask = (np.abs(lab - expected).sum(axis=-1) > 0).astype(np.uint8)
+        gems, doubts = find_gems(lab, expected, mask, np.zeros((5, 3), np.float32), card_area, g)
+        assert (gems == [(0, 0)]) is not moved
+        assert (doubts == [(0, 0)]) is moved
