@@ -89,13 +89,13 @@ def luminance(lightness: F32) -> F32:
 
 
 RING_GAP = 0.15  # cells beyond the grid's edge where cards may still protrude
-# L: table pixels darker than this (or...
-# (12 before: a near-black table, L 3-11 in all its pixels, then measured nothing and the
-# cards' quartiles stretched the photo, DEV decks and fresh deck 3016: the table lifted to
-# L 33 and every pawn lost in the residual; the median over hundreds of pixels is steady
-# on the noise there)
+# L: table pixels darker than DARKEST (or lighter than LIGHTEST) are clipped, no measure of
+# the light. (DARKEST was 12, for noise: a near-black table, L 3-11 in all its pixels, then
+# measured nothing and the cards' quartiles stretched the photo, DEV decks and fresh deck
+# 3016: the table lifted to L 33 and every pawn lost in the residual. The median over
+# hundreds of pixels is steady on the noise there.)
 DARKEST = 2.0
-LIGHTEST = 92.0  # ...lighter) are clipped: no measure of the light
+LIGHTEST = 92.0
 TOE_L = 8.0  # L where CIE lightness turns from a cube root of luminance to linear
 MIN_PIXELS = 400  # table pixels (a third of them in each direction) needed
 MIN_GAIN = 0.6  # the (L + 16) scale within which the light is matched on the table

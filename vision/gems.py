@@ -195,8 +195,9 @@ def _print_moved(lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: i
     """Share of a red blob's pixels (``sel``, its box at (x0, y0)) whose colour the expected
     board shows within ``GEM_MOVED_REACH`` px: a card nudged further than the reading
     matched brings its own red print where the expected card had other art (fresh deck
-    7048: island 23's red numeral a few px off, over pink art, a phantom gem); a gem's
-    colours were nowhere near."""
+    8021 #131: island 23's red print a few px off, a phantom gem); a gem's colours were
+    nowhere near. (Not when the calibration saw the print blurred or paler: deck 7048's
+    numeral stays a phantom, none of its pixels within 8 Lab.)"""
     h, w = sel.shape
     r = GEM_MOVED_REACH
     hh, ww = expected.shape[:2]
