@@ -11,6 +11,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
@@ -200,17 +201,16 @@ def _print_moved(lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: i
     numeral stays a phantom, none of its pixels within 8 Lab.)"""
     h, w = sel.shape
     r = GEM_MOVED_REACH
+    # the expected board around the blob's box, reach px each way (beyond the board: far)
+    around = np.full((h + 2 * r, w + 2 * r, 3), FAR_LAB, np.float32)
     hh, ww = expected.shape[:2]
+    ya, xa, yb, xb = max(y0 - r, 0), max(x0 - r, 0), min(y0 + h + r, hh), min(x0 + w + r, ww)
+    around[ya - (y0 - r) : yb - (y0 - r), xa - (x0 - r) : xb - (x0 - r)] = expected[ya:yb, xa:xb]
+    # each blob pixel's (3, 2r + 1, 2r + 1) neighbourhood there, all shifts at once
+    near = sliding_window_view(around, (2 * r + 1, 2 * r + 1), axis=(0, 1))[sel]
     seen = lab[y0 : y0 + h, x0 : x0 + w][sel]
-    ys, xs = np.nonzero(sel)
-    best = np.full(len(seen), np.inf, np.float32)
-    for dy in range(-r, r + 1):
-        for dx in range(-r, r + 1):
-            yy, xx = ys + y0 + dy, xs + x0 + dx
-            ok = (yy >= 0) & (xx >= 0) & (yy < hh) & (xx < ww)
-            d = np.full(len(seen), np.inf, np.float32)
-            d[ok] = np.linalg.norm(seen[ok] - expected[yy[ok], xx[ok]], axis=1)
-            np.minimum(best, d, out=best)
+    off = near - seen[:, :, None, None]
+    best = np.sqrt((off * off).sum(axis=1)).min(axis=(1, 2))
     return float((best < GEM_MOVED_LAB).mean())
 
 
@@ -485,6 +485,7 @@ GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
 GEM_MOVED_REACH = 4  # board px: how far a card may lie off where the reading matched it
 GEM_MOVED_LAB = 8.0  # Lab: a pixel this close to the expected board within reach is print
 GEM_MOVED = 0.5  # share of such pixels beyond which a red blob is the card's print moved
+FAR_LAB = 1e4  # (a Lab value no pixel is near)
 GEM_MIN_A = 35.0  # and its red be this strong,
 # ...or, in a dim room, this share of its (L + 16): a* falls with the light as L + 16 does
 # (fresh deck 7072's gems at L 16-22 show a* 31-36)
