@@ -383,7 +383,8 @@ def _second_look(
     cards: F64 | None = None,
 ) -> None:
     """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place;
-    not at a card's edge (``cards``: see :func:`_at_card_edge`).
+    not at a card's edge (``cards``: see :func:`_at_card_edge`) nor the card's own print
+    moved (:func:`_print_moved`).
 
     Under a dim or a cool light a gem is a duller, pinker red (a* under 30, b* near zero:
     DEV deck 4 and 6 sessions lost most of their gems), and its pixels fall outside the red
@@ -422,6 +423,9 @@ def _second_look(
         ):
             if cards is not None and _at_card_edge(cards, cx, cy):
                 trace.append((cx, cy, npx, "at a card's edge, second look"))
+                continue
+            if _print_moved(lab, expected, sel, x0, y0) > GEM_MOVED:
+                trace.append((cx, cy, npx, "the card's print moved, second look"))
                 continue
             gems.append(pos.cell)
             trace.append((cx, cy, npx, "gem, second look"))

@@ -920,6 +920,10 @@ def test_red_print_nudged_off_its_place_is_no_gem() -> None:
     sample, reading = photo_read(range(8000, 9000), 61, 131)
     assert (1, 1) not in sample.scene.gems
     assert (1, 1) not in reading.gems
+    # (the gems' second look too: fresh deck 3030 #185, island 3's red print on (2, 1))
+    sample, reading = photo_read(range(3000, 4000), 11, 185)
+    assert (2, 1) not in sample.scene.gems
+    assert (2, 1) not in reading.gems
 
 
 def test_red_print_a_few_px_off_is_a_doubt_but_a_gem_beside_it_is_found() -> None:
