@@ -91,7 +91,7 @@ def test_a_near_black_table_still_measures_the_light() -> None:
 
 def test_a_near_black_table_measures_luminance_not_lightness() -> None:
     # Twice the light: luminance x2, so (L + 16) x 2 ** (1/3) on the cards; on the table,
-    # below L 8, L is linear in luminance (the (L + 16) ratio there would say ~1.2, not 1.26).
+    # below L 8, L is linear in luminance (the (L + 16) ratio there says 1.24, not 1.26).
     ref = _near_black_table(_calibration())
     seen = ref.copy()
     ring = table_ring(_geometry())
