@@ -193,7 +193,9 @@ def write(
         'answered ("card b2: which island?", "which corner?"), *re-reads* the still '
         "tables it could not read until a player straightened something. *Remembered*: cards "
         "the reading left in doubt that looked exactly as in the last photo of a table the "
-        "game knew (vision/table_memory.py), so read as the island the game had there.",
+        "game knew (vision/table_memory.py), so read as the island the game had there; "
+        "pawns the reading missed whose card, pawn and all, looked exactly as there, so "
+        "placed where the game had them (cards / pawns).",
         "",
         "| game | legal moves accepted | illegal moves refused | wrong verdicts | "
         "still -> verdict | photos | vouched / cards / gems asked / picked / re-reads | "
@@ -212,7 +214,8 @@ def write(
             f"{r['refused']}/{r['illegal_moves']} | {len(r['wrong_verdicts'])} | "
             f"{_times(r['times'])} | {r['photos']} | "
             f"{r['pawns_vouched']} / {r['cards_vouched']} / {r['gems_asked']} / "
-            f"{r['picked_from_lists']} / {r['rereads']} | {r['cards_remembered']} | "
+            f"{r['picked_from_lists']} / {r['rereads']} | "
+            f"{r['cards_remembered']} / {r['pawns_remembered']} | "
             f"{r['seconds']:.0f} s | "
             + (f"stopped: {r['stopped']} |" if r.get("stopped") else f"{r['score']} VP |")
         )

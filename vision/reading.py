@@ -44,6 +44,10 @@ class Reading:
     # card looks exactly as it did then: :mod:`.table_memory`); a key added to the JSON only
     # when there are some.
     remembered: tuple[Cell, ...] = ()
+    # Pawns the photo did not show for sure, given where the game last had them because
+    # their card, pawn and all, looks exactly as it did then (:mod:`.table_memory`); also
+    # in ``pawns``. A key added to the JSON only when there are some.
+    remembered_pawns: tuple[Spirit, ...] = ()
     # A hand or an arm over the table (someone is acting): the cards it may hide, which are
     # null and uncertain; the rest of the table is read. A key added to the JSON only when a
     # hand is seen (an empty list: an arm beside the grid that hides no card).
@@ -73,6 +77,8 @@ class Reading:
             out["reason"] = self.reason
         if self.remembered:
             out["remembered"] = [[r, c] for r, c in self.remembered]
+        if self.remembered_pawns:
+            out["remembered_pawns"] = [s.value for s in self.remembered_pawns]
         if self.hand is not None:
             out["hand"] = [[r, c] for r, c in self.hand]
         return out

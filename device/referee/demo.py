@@ -79,6 +79,7 @@ class DemoReport:
     frames: int = 0
     stopped: str = ""  # why the game ended before its end (empty: it was played out)
     remembered: int = 0  # cards in doubt read by a photo of the table the game knew
+    pawns_remembered: int = 0  # pawns missed, found on their card as the game knew it
 
     def summary(self) -> dict[str, Any]:
         times = [s for _, s in self.verdict_seconds]
@@ -101,6 +102,7 @@ class DemoReport:
             "cards_vouched": self.tally.cards_vouched,
             "picked_from_lists": self.tally.picked,
             "cards_remembered": self.remembered,
+            "pawns_remembered": self.pawns_remembered,
             "moves_withdrawn": self.tally.withdrawn,
             "stopped": self.stopped or None,
             "verdicts": len(times),
@@ -242,6 +244,7 @@ def run_demo(
         frames=table.photos,
         stopped=stopped,
         remembered=getattr(reader, "remembered", 0),
+        pawns_remembered=getattr(reader, "remembered_pawns", 0),
     )
     (out / "summary.json").write_text(json.dumps(report.summary(), indent=2) + "\n")
     return report

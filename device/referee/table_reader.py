@@ -4,8 +4,9 @@ After every verdict that leaves the table as the game has it (a move accepted, t
 unchanged or put back, the layout read), the session hands the game's state to
 :meth:`TableReader.remember`: the last photo's cards are kept with the islands and gems the
 game says lay there. Later readings ask :class:`zefiria.vision.table_memory.TableMemory`
-to fill the cards the camera left in doubt that look exactly as they did then; fewer cards
-in doubt means fewer "look again" photos and fewer questions to the players.
+to fill the cards the camera left in doubt that look exactly as they did then, and the
+pawns it missed whose card, pawn and all, looks as it did; fewer cards in doubt and fewer
+pawns unseen mean fewer "look again" photos and fewer questions to the players.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class TableReader:
         self.memory: TableMemory | None = None
         self._last: Image | None = None
         self.remembered = 0  # cards in doubt read by the remembered table, all readings
+        self.remembered_pawns = 0  # pawns the readings left out, found on their card so
         if profile is not None:
             self.use(profile)
 
@@ -61,10 +63,12 @@ class TableReader:
         reading = self.memory.recall(image, reading)
         self._last = image if reading.ok else None
         self.remembered += len(reading.remembered)
+        self.remembered_pawns += len(reading.remembered_pawns)
         return reading.to_dict()
 
     def remember(self, state: GameState) -> None:
         """The last photo read shows ``state``'s table: keep it to read later ones by."""
         if self._last is None or self.memory is None:
             return
-        self.memory.remember(self._last, state.grid, state.anchored)
+        pawns = {s: p for s, p in zip(state.spirits, state.pawns, strict=True) if p is not None}
+        self.memory.remember(self._last, state.grid, state.anchored, pawns)

@@ -1,9 +1,11 @@
-"""A card that looks exactly as in an earlier photo whose table the game knew is that island.
+"""A card that looks exactly as in an earlier photo whose table the game knew is that island,
+and a pawn missed on a card that looks as it did then, pawn and all, is still there.
 
 Photos of one synthetic session (a DEV deck): the remembered photo and a later one of the
 same table (another seed: every card nudged, new noise), then later tables where two cards
-were swapped or a gem was put on a card. Each later reading is doctored to leave every card
-in doubt, so that what the memory fills is all the memory's doing.
+were swapped, a gem was put on a card or a pawn was moved. Each later reading is doctored
+to leave every card in doubt (and, for the pawns, to see none), so that what the memory
+fills is all the memory's doing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from functools import cache
 import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Position
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
@@ -45,7 +49,7 @@ def _photo(scene: Scene, later: int) -> np.ndarray:
 def _memory() -> TableMemory:
     scene = _sample().scene
     memory = TableMemory(_profile())
-    memory.remember(_photo(scene, 0), scene.grid, scene.gems)
+    memory.remember(_photo(scene, 0), scene.grid, scene.gems, scene.pawns)
     return memory
 
 
@@ -129,3 +133,68 @@ def test_nothing_remembered_or_nothing_readable_changes_nothing() -> None:
     with pytest.raises(ValueError):
         TableMemory(_profile()).remember(image, scene.grid[:SIZE], ())
     assert 0 < SAME_BLOCK < 0.4  # well under a swapped card's 0.43 (DEV, 152 swaps)
+
+
+def _on_cards(scene: Scene) -> dict[Spirit, Cell]:
+    return {s: p.cell for s, p in scene.pawns.items() if not p.outside}
+
+
+# The renderer places each pawn afresh in every photo (new jitter, new turn): for the pawns,
+# the later photo is the remembered one's own draw with every card nudged by a hand, the
+# pawns carried along with their cards (the same pawn spots on each card, new light on them).
+def _pawn_memory() -> TableMemory:
+    sample = _sample()
+    memory = TableMemory(_profile())
+    still = sample.setup.photo(sample.scene, sample.seed, nudge=False).image
+    memory.remember(still, sample.scene.grid, sample.scene.gems, sample.scene.pawns)
+    return memory
+
+
+def _nudged(scene: Scene) -> np.ndarray:
+    sample = _sample()
+    return sample.setup.photo(scene, sample.seed, nudge=True).image
+
+
+def _blind(image: np.ndarray) -> Reading:
+    """:func:`_in_doubt` that saw no pawn either."""
+    return replace(_in_doubt(image), pawns={})
+
+
+def test_pawns_missed_on_cards_that_did_not_change_are_where_the_game_had_them() -> None:
+    scene = _sample().scene
+    assert len(_on_cards(scene)) >= 3  # (the sample has pawns on cards to remember)
+    image = _nudged(scene)
+    recalled = _pawn_memory().recall(image, _blind(image))
+    back = {s: p for s, p in recalled.pawns.items()}
+    # (this photo's pawn cards misfit their remembered look by 0.02-0.16, under SAME_BLOCK)
+    assert {s: p.cell for s, p in back.items()} == _on_cards(scene)
+    assert not any(p.outside for p in back.values())  # Austro beside the grid: no card
+    assert set(recalled.remembered_pawns) == set(back)
+    assert sorted(recalled.to_dict()["remembered_pawns"]) == sorted(s.value for s in back)
+
+
+def test_a_pawn_moved_off_its_card_is_not_recalled_there() -> None:
+    scene = _sample().scene
+    spirit, cell = next(iter(_on_cards(scene).items()))
+    to = _bare(scene)[0]
+    moved = replace(scene, pawns={**scene.pawns, spirit: Position(to)})
+    image = _nudged(moved)
+    recalled = _pawn_memory().recall(image, _blind(image))
+    assert spirit not in recalled.pawns  # its old card changed; its new one was not its
+    assert cell not in recalled.remembered and to not in recalled.remembered
+    others = {s: c for s, c in _on_cards(scene).items() if s is not spirit}
+    assert recalled.pawns and all(recalled.pawns[s].cell == others[s] for s in recalled.pawns)
+
+
+def test_a_pawn_the_reading_saw_elsewhere_or_another_on_its_card_is_left_as_read() -> None:
+    scene = _sample().scene
+    image = _nudged(scene)
+    (a, _), (b, cell_b) = list(_on_cards(scene).items())[:2]
+    away = Position(_bare(scene)[0])
+    # a seen on another card: the reading is believed, a is not also put back on its own
+    elsewhere = replace(_blind(image), pawns={a: away})
+    assert _pawn_memory().recall(image, elsewhere).pawns[a] == away
+    # another pawn seen on b's card: which stands there is the reading's to say
+    other = replace(_blind(image), pawns={a: Position(cell_b)})
+    recalled = _pawn_memory().recall(image, other)
+    assert b not in recalled.pawns and recalled.pawns[a] == Position(cell_b)
