@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,12 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
     from PIL import Image
 
     try:
-        with Image.open(p) as im:
-            w, h = im.size
+        # (PIL warns of a big image before it refuses a gigantic one; the size is checked
+        # below with a message of ours, so its warning would only print noise)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(p) as im:
+                w, h = im.size
     except Image.DecompressionBombError:
         raise PhotoError(f"{p}: image too large (its header claims a gigantic size)") from None
     except Exception as exc:  # PIL raises many kinds of errors for non-images

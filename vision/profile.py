@@ -161,11 +161,18 @@ def _looks(a: NDArray[Any] | None, p: Path) -> F64 | None:
     return out
 
 
+ZIP_MAGIC = b"PK\x03\x04"  # an .npz archive is a zip file
+
+
 def load_profile(path: str | Path) -> Profile:
     """Read a profile written by :func:`save_profile`, or :class:`ProfileError` saying why."""
     p = Path(path)
     if not p.is_file():
         raise ProfileError(f"{p}: no such profile file")
+    with p.open("rb") as f:
+        if f.read(4) != ZIP_MAGIC:
+            # (np.load's own reason for a text file is a note on pickles, of no help here)
+            raise ProfileError(f"{p}: not a calibration profile (not a NumPy .npz archive)")
     try:
         with np.load(p, allow_pickle=False) as data:
             arrays = {k: np.asarray(data[k]) for k in data.files}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import warnings
 import zlib
 from pathlib import Path
 
@@ -42,6 +43,17 @@ def test_huge_image_refused_before_decoding(tmp_path: Path) -> None:
     _png_header_only(bomb, 60000, 60000)
     with pytest.raises(PhotoError, match="too large"):
         load_photo(bomb)
+
+
+def test_a_big_image_is_refused_with_our_message_alone(tmp_path: Path) -> None:
+    # 12000 x 9000: over PIL's warning limit (89 MP), under its refusal (179 MP); the
+    # command line printed PIL's warning and its source line above our reason
+    big = tmp_path / "big.png"
+    _png_header_only(big, 12000, 9000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(PhotoError, match=r"big\.png: image too large \(12000x9000\)"):
+            load_photo(big)
 
 
 def test_tiny_and_odd_arrays() -> None:

@@ -157,7 +157,9 @@ def test_commands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["read", str(text), "--profile", str(profile)]) == 2
     assert "notes.jpg: not an image" in capsys.readouterr().err
     assert main(["read", str(files["game"]), "--profile", str(text)]) == 2
-    assert "not a calibration profile" in capsys.readouterr().err
+    assert "notes.jpg: not a calibration profile (not a NumPy .npz archive)" in (
+        capsys.readouterr().err
+    )
     assert main(["calibrate", "--solved", str(text), "--pawns", str(text), "-o", "x"]) == 2
     assert "not an image" in capsys.readouterr().err
 
