@@ -8,8 +8,8 @@ A card that moved, turned, or had a gem or a pawn put on or taken off does not l
 same, and stays in doubt.
 
 A pawn the reading left out is still on its remembered card when that card, pawn and all,
-looks exactly as it did then: a pawn taken off, or another put in its place, changes the
-card's print as much as a gem does (a pawn's foot and body cover a block of it). Without
+looks exactly as it did then: a pawn taken off or put on changes the card's print as much
+as a gem does (a block misfits by 0.47 or more on DEV decks: see docs/vision.md). Without
 this, a card that did not change would be filled as remembered while its pawn, which the
 reading missed, went unmentioned.
 
@@ -66,7 +66,9 @@ class TableMemory:
         self._pawns = {s: p.cell for s, p in (pawns or {}).items() if not p.outside}
 
     def recall(self, image: U8, reading: Reading) -> Reading:
-        """``reading`` with its doubtful cards filled where they look as remembered."""
+        """``reading`` with its doubtful cards filled where they look as remembered, and the
+        remembered pawns it left out put back on their cards where those look as remembered
+        (with no other pawn read on them)."""
         if self._looks is None or not reading.ok:
             return reading
         doubtful = set(reading.uncertain) | {

@@ -36,7 +36,7 @@ class TableReader:
         self.memory: TableMemory | None = None
         self._last: Image | None = None
         self.remembered = 0  # cards in doubt read by the remembered table, all readings
-        self.remembered_pawns = 0  # pawns the readings left out, found on their card so
+        self.remembered_pawns = 0  # pawns the readings missed, put back on unchanged cards
         if profile is not None:
             self.use(profile)
 
