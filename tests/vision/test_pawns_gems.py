@@ -459,49 +459,44 @@ def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     )
 
 
-def _beside_grid_scene(lit: bool) -> tuple[dict, set, set]:
-    """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
-    standing pawn (``lit``) or flat like a shadow or a change of exposure."""
+def _austro_beside_grid(table: tuple, learned: tuple, patch: np.ndarray) -> dict:
+    """The pawns found on a board of ``table`` colour with a 14 x 12 px ``patch`` (Lab) on
+    the table right of cell (2, 4), Austro learned as ``learned``."""
     g = _geometry()
     colours, icovs = _pawn_colours()
-    colours[4] = (20.0, 0.0, 0.0)
-    expected = _board((45.0, 5.0, 10.0))
+    colours[4] = learned
+    expected = _board(table)
     lab = expected.copy()
     x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
-    # (a little lighter than the learned colour: no pixel passes as Austro's by colour)
-    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
-    if lit:
-        patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]  # dark body, lit top
-    lab[y - 7 : y + 7, x - 6 : x + 6] = patch
-    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
-    areas = np.full(5, 168.0)
-    return find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
-
-
-def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
-    found, _, _ = _beside_grid_scene(lit=True)
-    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
-    found, _, _ = _beside_grid_scene(lit=False)
-    assert Spirit.AUSTRO not in found
-
-
-def _near_black_table_scene(body: float) -> dict:
-    """Austro beside cell (2, 4) on a near-black table (L 8): lit top at L 30, dark body
-    at L ``body`` (a shadow there can take no more than a share of L + 16 off)."""
-    g = _geometry()
-    colours, icovs = _pawn_colours()
-    colours[4] = (12.0, 0.0, 0.0)
-    expected = _board((8.0, 0.0, 0.0))
-    lab = expected.copy()
-    x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
-    patch = np.zeros((14, 12, 3), np.float32)
-    patch[:10, :, 0] = np.linspace(30.0, 12.0, 10)[:, None]  # lit top, shading down
-    patch[10:, :, 0] = body  # its body
     lab[y - 7 : y + 7, x - 6 : x + 6] = patch
     mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
     areas = np.full(5, 168.0)
     found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
     return found
+
+
+def _beside_grid_scene(lit: bool) -> dict:
+    """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
+    standing pawn (``lit``) or flat like a shadow or a change of exposure."""
+    # (a little lighter than the learned colour: no pixel passes as Austro's by colour)
+    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
+    if lit:
+        patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]  # dark body, lit top
+    return _austro_beside_grid((45.0, 5.0, 10.0), (20.0, 0.0, 0.0), patch)
+
+
+def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
+    assert _beside_grid_scene(lit=True).get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    assert Spirit.AUSTRO not in _beside_grid_scene(lit=False)
+
+
+def _near_black_table_scene(body: float) -> dict:
+    """Austro beside cell (2, 4) on a near-black table (L 8): lit top at L 30, dark body
+    at L ``body`` (a shadow there can take no more than a share of L + 16 off)."""
+    patch = np.zeros((14, 12, 3), np.float32)
+    patch[:10, :, 0] = np.linspace(30.0, 12.0, 10)[:, None]  # lit top, shading down
+    patch[10:, :, 0] = body  # its body
+    return _austro_beside_grid((8.0, 0.0, 0.0), (12.0, 0.0, 0.0), patch)
 
 
 def test_austro_beside_the_grid_on_a_near_black_table_is_seen_but_glare_there_is_not() -> None:
