@@ -22,6 +22,12 @@ visible cell left null is put under the first of these that holds (the order of
 
 Each reason is split by whether the island chosen was right (a null on a wrong choice is
 the reader doing its job). ``--log`` prints every null cell with its reason.
+
+Last, the joint margins of the null cells (``assignment.alternatives``: the least extra
+total cost of an assignment giving the cell another island): the largest margin of a
+wrong choice, and how many right choices lie above it. A rule making cells sure on their
+margin alone would have to stay above the first everywhere (see docs/vision.md, "Measured
+and set aside").
 """
 
 from __future__ import annotations
@@ -113,6 +119,7 @@ def main() -> int:
     decks = args.designs or DEV_DESIGNS
     c: Counter[str] = Counter()
     per_design: Counter[tuple[int, str]] = Counter()
+    margins: dict[bool, list[float]] = {True: [], False: []}  # null cells, by choice right
     for sample, profile in calibrated(
         make_dataset(args.n, args.seed, decks, per_setup=args.per_setup)
     ):
@@ -153,6 +160,8 @@ def main() -> int:
                 )
             c[reason] += 1
             per_design[(setup.design, "null")] += 1
+            if ident is not None:
+                margins[int(ident.choice[i]) + 1 == truth].append(float(ident.margins[i]))
             if args.log:
                 print(f"#{sample.index} design {setup.design} cell {cell}: {reason}")
     print(f"decks {decks[0]}-{decks[-1]}, --n {args.n} --seed {args.seed}")
@@ -164,7 +173,21 @@ def main() -> int:
             print(f"  {v:5d}  {k}")
     worst = sorted(((v, d) for (d, _), v in per_design.items()), reverse=True)[:8]
     print("most nulls by design: " + ", ".join(f"{d}: {v}" for v, d in worst))
+    print(margin_summary(margins[True], margins[False]))
     return 0
+
+
+def margin_summary(right: list[float], wrong: list[float]) -> str:
+    """The null cells' joint margins: the largest on a wrong choice, and the right choices
+    above it (what a margin-alone rule could gain at best, with no room to spare)."""
+    if not wrong:
+        return f"null margins: {len(right)} right choices, no wrong choice among the nulls"
+    top = max(wrong)
+    above = sum(m > top for m in right)
+    return (
+        f"null margins: wrong choices {len(wrong)}, largest margin {top:.2f}; "
+        f"right choices above it {above} of {len(right)}"
+    )
 
 
 if __name__ == "__main__":
