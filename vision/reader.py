@@ -367,6 +367,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         float(np.max(profile.pawn_areas)),
         (float(offset[0]), float(offset[1])),
         pawn_at + gem_at,
+        lab,
+        expected,
     )
     lap("objects")
 
