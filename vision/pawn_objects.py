@@ -26,7 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from zefiria.engine.grid import SIZE
+from zefiria.engine.grid import SIZE, Cell
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
@@ -267,6 +267,9 @@ class Look:
     # pawns the first look placed on an object whose colour is clearly another pawn's
     # (the dark pawn's lit facets taken for the white one: DEV seed 5 #127)
     doubted: set[Spirit]
+    # the cards under objects named as a pawn but not reported (another object has its
+    # colour): one of them may be that pawn, so none is a card seen empty
+    doubts: set[Cell]
 
 
 def second_look(
@@ -324,7 +327,7 @@ def second_look(
             s, seen_as = grown, whole[1]
         v = _verdict(s, lab, expected, seen_as, looks, learned_at, field, taken, pitch)
         trace.append((s.cx, s.cy, v.why))
-        if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn]:
+        if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn] and not v.card_moved:
             rivals[v.pawn] = rivals.get(v.pawn, 0) + 1
         if not v.named or v.pawn is None:
             continue
@@ -341,14 +344,17 @@ def second_look(
         edge = min([abs(v - round(v)) for v in near] or [1.0])
         named.setdefault(best, []).append((s, pos, edge < BORDER))
     out: list[Seen] = []
+    doubts: set[Cell] = set()
     for i, found in named.items():
         # Two objects of one pawn's colour, even one too faint or see-through to be named
-        # (the pawn itself, seen badly, and a card's edge): which is the pawn is not known
+        # (the pawn itself, seen badly, and a card's edge), but not the card's own print
+        # moved: which is the pawn is not known
         if len(found) != 1 or rivals.get(i, 0) > 1:
+            doubts |= {pos.cell for _, pos, _ in found if not pos.outside}
             continue
         s, pos, doubtful = found[0]
         out.append(Seen(CALIBRATION_ORDER[i], pos, doubtful, (s.cx, s.cy)))
-    return Look(out, doubted)
+    return Look(out, doubted, doubts)
 
 
 @dataclass(frozen=True)
@@ -358,6 +364,8 @@ class Verdict:
     pawn: int | None  # the pawn (calibration index) whose colour it has, if any
     named: bool  # ...and it passes every other test: it is that pawn
     why: str  # for diagnosis: "named", or why not
+    # the card's own print, moved further than the reading matched: no pawn, nor a rival
+    card_moved: bool = False
 
 
 def _verdict(
@@ -396,7 +404,7 @@ def _verdict(
         return Verdict(best, False, f"card shows through ({name})")
     moved = _card_moved(lab, expected, inside, s.x0, s.y0)
     if moved > MOVED_SHARE:
-        return Verdict(best, False, f"the card moved ({name} {moved:.2f})")
+        return Verdict(best, False, f"the card moved ({name} {moved:.2f})", card_moved=True)
     return Verdict(best, True, f"named ({name} {moved:.2f})")
 
 

@@ -338,6 +338,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             gem_at,
             g,
         )
+        unplaced |= look.doubts
         for spirit in look.doubted:
             if not pawns[spirit].outside:
                 unplaced.add(pawns[spirit].cell)
