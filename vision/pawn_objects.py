@@ -268,7 +268,8 @@ class Look:
     # (the dark pawn's lit facets taken for the white one: DEV seed 5 #127)
     doubted: set[Spirit]
     # the cards under objects named as a pawn but not reported (another object has its
-    # colour): one of them may be that pawn, so none is a card seen empty
+    # colour: one of them may be that pawn), and under objects of no pawn's colour that
+    # are a pawn's in every other way: none of them is a card seen empty
     doubts: set[Cell]
 
 
@@ -308,6 +309,7 @@ def second_look(
     # the mask's own objects, light's pixels and all (made for the first object too small)
     whole: tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]] | None = None
     grown_into: set[int] = set()
+    doubts: set[Cell] = set()
     for s in shapes:
         on = [p for p, (x, y) in placed.items() if np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch]
         if len(on) == 1 and s.area >= MIN_AREA * looks.areas[CALIBRATION_ORDER.index(on[0])]:
@@ -329,6 +331,10 @@ def second_look(
         trace.append((s.cx, s.cy, v.why))
         if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn] and not v.card_moved:
             rivals[v.pawn] = rivals.get(v.pawn, 0) + 1
+        if v.pawn_like:
+            pos = cell_of(geometry, s.cx, s.cy)
+            if not pos.outside:
+                doubts.add(pos.cell)
         if not v.named or v.pawn is None:
             continue
         best = v.pawn
@@ -344,7 +350,6 @@ def second_look(
         edge = min([abs(v - round(v)) for v in near] or [1.0])
         named.setdefault(best, []).append((s, pos, edge < BORDER))
     out: list[Seen] = []
-    doubts: set[Cell] = set()
     for i, found in named.items():
         # Two objects of one pawn's colour, even one too faint or see-through to be named
         # (the pawn itself, seen badly, and a card's edge), but not the card's own print
@@ -366,6 +371,9 @@ class Verdict:
     why: str  # for diagnosis: "named", or why not
     # the card's own print, moved further than the reading matched: no pawn, nor a rival
     card_moved: bool = False
+    # of no pawn's colour, but a pawn in every other way: a pawn whose colour drifted too
+    # far under the light here to be named, whose card is then no card seen empty
+    pawn_like: bool = False
 
 
 def _verdict(
@@ -391,21 +399,36 @@ def _verdict(
         return Verdict(None, False, "sparse")
     best, why = _colour_name(s, lab, labels, looks, learned_at, field)
     if best is None:
-        return Verdict(None, False, why)
+        # (of a pawn's size, any pawn's, and solid: a pawn whose colour drifted too far)
+        learned = looks.areas[looks.areas > 0]
+        sized = len(learned) and MIN_AREA * learned.min() <= s.area <= MAX_AREA * learned.max()
+        pawn_like = bool(sized) and _solid(s, lab, expected, labels)[0] == "solid"
+        return Verdict(None, False, why, pawn_like=pawn_like)
     name = CALIBRATION_ORDER[best].title
     if not MIN_AREA <= s.area / looks.areas[best] <= MAX_AREA:
         return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
+    solid, moved = _solid(s, lab, expected, labels)
+    if solid == "the card moved":
+        return Verdict(best, False, f"the card moved ({name} {moved:.2f})", card_moved=True)
+    if solid != "solid":
+        return Verdict(best, False, f"{solid} ({name})")
+    return Verdict(best, True, f"named ({name} {moved:.2f})")
+
+
+def _solid(s: Shape, lab: F32, expected: F32, labels: NDArray[Any]) -> tuple[str, float]:
+    """Whether an object is a solid thing come onto the card: it changes strongly, the
+    card's print does not show through it, and it is not the card's print moved. Returns
+    "solid" or the test it fails ("faint", "card shows through", "the card moved"), and the
+    share of its pixels found on the expected board nearby (0 if not measured)."""
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
     change = colour_distance(lab[::2, ::2][box], expected[::2, ::2][box])
     if percentile_below(change[inside], 90, STRONG):
-        return Verdict(best, False, f"faint ({name})")
+        return "faint", 0.0
     if see_through(lab, expected, inside, s.x0, s.y0) > SEE_THROUGH:
-        return Verdict(best, False, f"card shows through ({name})")
+        return "card shows through", 0.0
     moved = _card_moved(lab, expected, inside, s.x0, s.y0)
-    if moved > MOVED_SHARE:
-        return Verdict(best, False, f"the card moved ({name} {moved:.2f})", card_moved=True)
-    return Verdict(best, True, f"named ({name} {moved:.2f})")
+    return ("the card moved" if moved > MOVED_SHARE else "solid"), moved
 
 
 def _colour_name(

@@ -111,6 +111,20 @@ def test_two_objects_of_one_pawns_colour_are_neither_named() -> None:
     assert _look(lab, expected) == {}
 
 
+def test_a_pawn_like_object_of_no_pawns_colour_leaves_its_card_in_doubt() -> None:
+    # Compact, a pawn's size, strongly changed, hiding the card: a pawn whose colour drifted
+    # too far to be named. Its card is not seen empty. A faint one is the light or the art.
+    g = _geometry()
+    expected = _board()
+    for colour, doubts in (((40.0, 0.0, -5.0), {(3, 3)}), ((40.0, 5.0, 12.0), set())):
+        lab = expected.copy()
+        _put(lab, g.cell_centre((3, 3)), colour)
+        mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+        look = second_look(lab, expected, mask, LOOKS, _learned_at(), FLAT, {}, [], g)
+        assert look.seen == []
+        assert look.doubts == doubts
+
+
 def test_two_objects_named_as_one_pawn_leave_both_cards_in_doubt() -> None:
     # Neither is reported, but neither card is seen empty either: one of them holds the
     # pawn (DEV seed 5 #345: Borea named, a faint object of its colour elsewhere; its card
