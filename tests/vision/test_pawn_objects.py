@@ -208,12 +208,17 @@ def _dev_reading(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("index", "spirit"), [(25, Spirit.BOREA), (29, Spirit.BOREA)])
+@pytest.mark.parametrize(
+    ("index", "spirit"), [(25, Spirit.BOREA), (29, Spirit.BOREA), (350, Spirit.BOREA)]
+)
 def test_a_white_pawn_the_colour_finder_left_out_is_named(
     index: int, spirit: Spirit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # #25: Borea on a yellow card whose shaded side read as the dark pawn; #29: Borea whose
     # colour the colour finder also saw elsewhere. Neither was found by its pixels' colour.
+    # #350: Borea, with another object of its colour in the top row that is a card's own
+    # print nudged further than the reading matched (0.84 of its pixels found a few px away
+    # on the expected board): no pawn, and no rival to the one named.
     # (#15, Borea in a corner far lighter than at calibration, was named here until the
     # board was warped from the halved photo; its object's colour now lies 9.6 from
     # Borea's, where 8 is allowed, and it is missed.)
@@ -222,17 +227,6 @@ def test_a_white_pawn_the_colour_finder_left_out_is_named(
     monkeypatch.undo()
     scene, found = _dev_reading(index, True, monkeypatch)
     assert found[spirit] == scene.pawns[spirit]
-
-
-@pytest.mark.slow
-def test_the_cards_own_print_moved_is_no_rival_to_a_pawn_named(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # DEV seed 5 #350: Borea's object is named; another object of Borea's colour, in the
-    # top row, is a card's own print nudged further than the reading matched (0.84 of its
-    # pixels found a few px away on the expected board). It is no pawn, and no rival to one.
-    scene, found = _dev_reading(350, True, monkeypatch)
-    assert found[Spirit.BOREA] == scene.pawns[Spirit.BOREA]
 
 
 @pytest.mark.slow
