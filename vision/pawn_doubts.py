@@ -148,8 +148,8 @@ UNEXPLAINED_STRONG = 20.0
 # A patch up to this (x the biggest learned area) is looked into for a pawn's core: a pawn
 # joined to the change of light around it (a glare come or gone over its card). DEV seed 5
 # and fresh 3000-3999 seed 11 and 8000-8999 seed 61 (480 photos each): such patches with one
-# compact core held 25 pawns missed and 206 changes of light; the core's tests below keep
-# 19 of the pawns and 25 of the others.
+# compact core held 25 pawns missed, and 206 where no pawn stood (the light's change); the
+# core's tests below keep 19 of the pawns and 25 of the others.
 CORE_PATCH_MAX = 12.0
 CORE_STRONG = 20.0  # Lab: the core is where the patch changes this much
 CORE_AREA = 3.0  # x the biggest learned area: a pawn's body seen whole is up to 2.5x
