@@ -329,7 +329,7 @@ def second_look(
             s, seen_as = grown, whole[1]
         v = _verdict(s, lab, expected, seen_as, looks, learned_at, field, taken, pitch)
         trace.append((s.cx, s.cy, v.why))
-        if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn] and not v.card_moved:
+        if v.pawn is not None and s.area >= MIN_AREA * looks.areas[v.pawn] and not v.the_card:
             rivals[v.pawn] = rivals.get(v.pawn, 0) + 1
         if v.pawn_like:
             pos = cell_of(geometry, s.cx, s.cy)
@@ -351,9 +351,9 @@ def second_look(
         named.setdefault(best, []).append((s, pos, edge < BORDER))
     out: list[Seen] = []
     for i, found in named.items():
-        # Two objects of one pawn's colour, even one too faint or see-through to be named
-        # (the pawn itself, seen badly, and a card's edge), but not the card's own print
-        # moved: which is the pawn is not known
+        # Two objects of one pawn's colour, even one too faint or too small to be named (the
+        # pawn itself, seen badly, and a card's edge), but not the card's own print, moved
+        # or showing through: which is the pawn is not known
         if len(found) != 1 or rivals.get(i, 0) > 1:
             doubts |= {pos.cell for _, pos, _ in found if not pos.outside}
             continue
@@ -369,8 +369,9 @@ class Verdict:
     pawn: int | None  # the pawn (calibration index) whose colour it has, if any
     named: bool  # ...and it passes every other test: it is that pawn
     why: str  # for diagnosis: "named", or why not
-    # the card's own print, moved further than the reading matched: no pawn, nor a rival
-    card_moved: bool = False
+    # the card's own print, moved further than the reading matched or showing through the
+    # object: no pawn, nor a rival to one
+    the_card: bool = False
     # of no pawn's colour, but a pawn in every other way: a pawn whose colour drifted too
     # far under the light here to be named, whose card is then no card seen empty
     pawn_like: bool = False
@@ -409,7 +410,9 @@ def _verdict(
         return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
     solid, moved = _solid(s, lab, expected, labels)
     if solid == "the card moved":
-        return Verdict(best, False, f"the card moved ({name} {moved:.2f})", card_moved=True)
+        return Verdict(best, False, f"the card moved ({name} {moved:.2f})", the_card=True)
+    if solid == "card shows through":
+        return Verdict(best, False, f"card shows through ({name})", the_card=True)
     if solid != "solid":
         return Verdict(best, False, f"{solid} ({name})")
     return Verdict(best, True, f"named ({name} {moved:.2f})")

@@ -140,6 +140,22 @@ def test_two_objects_named_as_one_pawn_leave_both_cards_in_doubt() -> None:
     assert look.doubts == {(1, 1), (3, 2)}
 
 
+def test_the_cards_print_showing_through_is_no_rival_to_a_pawn_named() -> None:
+    # An object of Borea's colour on island art whose print still shows through it (a pale
+    # cast over the art, not a pawn): Borea named elsewhere is still Borea.
+    g = _geometry()
+    expected = _board()
+    x, y = (round(v) for v in g.cell_centre((3, 3)))
+    art = np.kron(np.random.default_rng(4).random((4, 4)), np.ones((4, 4))) * 20.0
+    expected[y - 8 : y + 8, x - 8 : x + 8, 0] += art
+    lab = expected.copy()
+    lab[y - 8 : y + 8, x - 8 : x + 8] = np.stack(
+        [55.0 + art, np.zeros((16, 16)), np.full((16, 16), -10.0)], axis=-1
+    )
+    _put(lab, g.cell_centre((1, 1)), (60.0, 0.0, -10.0))
+    assert _look(lab, expected) == {Spirit.BOREA: Position((1, 1))}
+
+
 def test_a_pawn_found_already_is_not_looked_for_again() -> None:
     g = _geometry()
     expected = _board()
