@@ -351,7 +351,7 @@ def second_look(
         named.setdefault(best, []).append((s, pos, edge < BORDER))
     out: list[Seen] = []
     for i, found in named.items():
-        # Two objects of one pawn's colour, even one too faint or too small to be named (the
+        # Two objects of one pawn's colour, even one too faint or sized wrong to be named (the
         # pawn itself, seen badly, and a card's edge), but not the card's own print, moved
         # or showing through: which is the pawn is not known
         if len(found) != 1 or rivals.get(i, 0) > 1:
