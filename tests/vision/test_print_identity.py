@@ -6,6 +6,8 @@ each rule is checked on inputs whose answer is known by construction.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -19,6 +21,7 @@ from zefiria.vision.card_print import (
     outline_at_sides,
 )
 from zefiria.vision.print_identity import (
+    FIT_FRAMES,
     LAYOUT_MATCH,
     LAYOUT_NEAR,
     POOR_FIT,
@@ -120,6 +123,24 @@ def test_shuffled_cards_are_identified_and_sure(deck: PrintDeck) -> None:
     assert choice.tolist() == order.tolist()
     same_colour = np.zeros((25, 25), np.float32)  # colour tells nothing here
     assert certain(ev, deck, same_colour, choice).all()
+
+
+def test_a_card_not_framed_is_sure_only_where_it_fits_its_island_closely(deck: PrintDeck) -> None:
+    # Its outline lost (a pawn's shadow over an edge, a textured table), a card is compared
+    # around its calibrated place: a close fit says the pixels compared are the card's.
+    prints = np.stack([_print(k + 1, seed=700 + k) for k in range(25)])
+    ev, _ = deck.evidence(prints)
+    choice = np.arange(25)
+    same_colours = np.zeros((25, 25), np.float32)
+    lost = ev.framed.copy()
+    lost[3] = False
+    ev = dataclasses.replace(ev, framed=lost)
+    assert ev.cost[3, 3] <= FIT_FRAMES
+    assert certain(ev, deck, same_colours, choice).all()
+    loose = ev.cost.copy()
+    loose[3, 3] = (FIT_FRAMES + POOR_FIT) / 2  # fits, but not closely: not sure unframed
+    sure = certain(dataclasses.replace(ev, cost=loose), deck, same_colours, choice)
+    assert not sure[3] and sure[choice != 3].all()
 
 
 def test_a_hidden_number_leaves_doubt_unless_its_rival_is_seen_elsewhere() -> None:
