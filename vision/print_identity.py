@@ -90,14 +90,12 @@ UNFRAMED_SIDE = 0.75
 # (fresh decks 3000-3999: 0.9 points more cells read, none wrong; 5030 still refused).
 POOR_FIT = 0.7
 MISFITS = 6
-# A card whose outline was not found (nor placed on the layout), or read as an island whose
-# calibration print was not framed, that fits its island's print this closely is compared
-# on the right pixels all the same: the print search reaches card_print.REACH around the
-# calibrated place, and a print cut where the card does not lie (or cut wrong at
-# calibration) fits no other card so well. DEV seed 5 and fresh 3000-3999, 5000-5999,
-# 8000-8999 (480 photos each): of 189 cards not framed, 116 would be sure if framed, every
-# one right; of 154 read as an island not framed, 109 would be sure if it were, one wrong
-# (at 0.49); none of either kind was given a wrong island at a fit under 0.25.
+# A card whose outline was not found (nor placed on the layout) that fits its island's print
+# this closely is compared on the right pixels all the same: the print search reaches
+# card_print.REACH around the calibrated place, and a print cut where the card does not lie
+# fits no island so well. DEV seed 5 and fresh 3000-3999, 5000-5999, 8000-8999 (480
+# photos each): of 189 cards not framed, 116 would be sure if framed, every one right; no
+# card not framed was given a wrong island at a fit under 0.25.
 FIT_FRAMES = 0.25
 # A card that fits its island poorly only through its FIT_DROP worst blocks (a quarter of
 # it: a pawn's base and shade over one corner) still shows its island's print; the count of
@@ -462,7 +460,7 @@ def certain(
     # calibration, is compared on the wrong pixels: never sure (unless it fits its island
     # closely, see FIT_FRAMES).
     own = ev.cost[np.arange(len(choice)), choice]
-    framed = (ev.framed & deck.framed[choice]) | (own <= FIT_FRAMES)
+    framed = (ev.framed | (own <= FIT_FRAMES)) & deck.framed[choice]
     fit = own <= POOR_FIT
     # (only the framed cards' misfits say the prints no longer look as calibrated: a card
     # compared on the wrong pixels fits poorly for that reason alone. Fresh design 7023:
