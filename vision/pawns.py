@@ -452,18 +452,23 @@ def see_through(lab: F32, expected: F32, blob: NDArray[np.bool_], x0: int, y0: i
     b = exp[oy : oy + h, ox : ox + w]
     if a.shape != blob.shape:
         return 0.0
-    a = a[blob] - a[blob].mean()
-    b = b[blob] - b[blob].mean()
+    return _correlation(a[blob], b[blob])
+
+
+def _correlation(a: F32, b: F32) -> float:
+    """The correlation of two detail patches (0 where either has none)."""
+    a = a - a.mean()
+    b = b - b.mean()
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
     if den < 1e-6:
         return 0.0
     return float((a * b).sum()) / den
 
 
-def _detail(grey: F32) -> F32:
-    """Fine detail (a Laplacian of the lightness), at half resolution."""
+def _detail(grey: F32, step: int = 2) -> F32:
+    """Fine detail (a Laplacian of the lightness), at half resolution (every ``step`` px)."""
     g = cv2.GaussianBlur(np.ascontiguousarray(grey), (3, 3), 0)
-    out: F32 = cv2.Laplacian(g, cv2.CV_32F)[::2, ::2]
+    out: F32 = cv2.Laplacian(g, cv2.CV_32F)[::step, ::step]
     return out
 
 
@@ -833,14 +838,9 @@ def _print_kept(lab: F32, expected: F32, x: float, y: float) -> float:
     h, w = lab.shape[:2]
     ya, yb = max(0, yi - r - pad), min(h, yi + r + pad + 1)
     xa, xb = max(0, xi - r - pad), min(w, xi + r + pad + 1)
-    out = []
-    for board in (lab, expected):
-        grey = cv2.GaussianBlur(np.ascontiguousarray(board[ya:yb, xa:xb, 0]), (3, 3), 0)
-        d = cv2.Laplacian(grey, cv2.CV_32F)[pad:-pad, pad:-pad]
-        out.append(d - d.mean())
-    a, b = out
-    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum()) / den if den > 1e-6 else 0.0
+    seen = _detail(lab[ya:yb, xa:xb, 0], step=1)[pad:-pad, pad:-pad]
+    exp = _detail(expected[ya:yb, xa:xb, 0], step=1)[pad:-pad, pad:-pad]
+    return _correlation(seen, exp)
 
 
 def _novelty(seen: F32, expected: F32, x: float, y: float, reach: int) -> float:
