@@ -12,7 +12,8 @@ visible cell left null is put under the first of these that holds (the order of
 - ``covered``: neither its print nor its colours match its island (taken for hidden);
 - ``not framed``: the card's outline was not found in this photo (and it does not fit its
   island closely, ``print_identity.FIT_FRAMES``);
-- ``island not framed``: the island read was not framed at calibration;
+- ``island not framed``: the island read was not framed at calibration (and the card, framed
+  now and away from that island's own cell, does not fit it closely);
 - ``poor fit`` / ``misfits``: the card fits its island poorly, or too many cards do;
 - ``beaten`` / ``contested``: another card fits its island's print far better, or another
   card's print is told apart in favour of its island (``print_identity._contested``);
@@ -90,7 +91,9 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
             out.append("sure")
         elif not ev.framed[i] and ev.cost[i, k] > pid.FIT_FRAMES:
             out.append("not framed")
-        elif not deck.framed[k]:
+        elif not deck.framed[k] and not (
+            ev.framed[i] and ev.cost[i, k] <= pid.FIT_FRAMES and k != i
+        ):
             out.append("island not framed")
         elif not fit[i]:
             out.append("poor fit")

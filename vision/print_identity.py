@@ -95,10 +95,14 @@ MISFITS = 6
 # card_print.REACH around the calibrated place, and a print cut where the card does not lie
 # fits no island so well. DEV seed 5 and fresh 3000-3999, 5000-5999, 8000-8999 (480
 # photos each): of 189 cards not framed, 116 would be sure if framed, every one right; no
-# card not framed was given a wrong island at a fit under 0.25. (Not for an island whose own
-# print was not framed at calibration: a print cut mostly on a striped table is matched
-# closely by any card lying there, and fresh hand scene 73 read a card wrong and sure.)
+# card not framed was given a wrong island at a fit under 0.25.
 FIT_FRAMES = 0.25
+# A card framed now and read, on such a close fit, as an island whose own print was not
+# framed at calibration is sure too (of 154 on the tuning sets, 109 would be sure if it had
+# been, one wrong, at 0.49), but not in the cell where that island lay at calibration: a
+# print cut mostly on the table there is matched closely by any card lying there cut the
+# same way (fresh hand scene 73: island 22 read, sure, as island 20 at 0.12 in 20's own
+# cell). Nor is it a witness: its island is not ruled out elsewhere on its word.
 # A card that fits its island poorly only through its FIT_DROP worst blocks (a quarter of
 # it: a pawn's base and shade over one corner) still shows its island's print; the count of
 # misfits keeps the whole card's fit.
@@ -463,6 +467,12 @@ def certain(
     # closely, see FIT_FRAMES).
     own = ev.cost[np.arange(len(choice)), choice]
     framed = (ev.framed | (own <= FIT_FRAMES)) & deck.framed[choice]
+    # A card framed now and read, on a close fit, as an island not framed at calibration
+    # may be sure, away from that island's own cell, and on its own evidence only (see
+    # FIT_FRAMES): it rules its island out nowhere else.
+    cells = np.arange(len(choice))
+    unframed_island = ev.framed & ~deck.framed[choice] & (own <= FIT_FRAMES) & (choice != cells)
+    framed |= unframed_island
     fit = own <= POOR_FIT
     # (only the framed cards' misfits say the prints no longer look as calibrated: a card
     # compared on the wrong pixels fits poorly for that reason alone. Fresh design 7023:
@@ -483,7 +493,7 @@ def certain(
     # where it was chosen (fresh deck 8002: see _contested).
     framed &= ~np.isin(choice, _contested(ev, choice, favours, hidden))
     sure = np.array([len(r) == 0 for r in rivals]) & framed
-    witness = np.ones(len(choice), bool) if hidden is None else ~hidden
+    witness = (np.ones(len(choice), bool) if hidden is None else ~hidden) & ~unframed_island
     while True:
         placed = set(choice[sure & witness].tolist())
         more = framed & np.array(

@@ -322,8 +322,8 @@ def test_a_card_fitting_poorly_only_under_a_corner_object_is_still_sure(deck: Pr
 def test_an_island_not_framed_at_calibration_is_ruled_out_only_by_a_clear_print(
     deck: PrintDeck,
 ) -> None:
-    # Island 7's calibration print was not framed: its cell is never sure, and it used to
-    # stay a rival of every card of a colour near its own (fresh design 6028: 51 cells
+    # Island 7's calibration print was not framed: its own cell is never sure, and it used
+    # to stay a rival of every card of a colour near its own (fresh design 6028: 51 cells
     # of 8 photos left null for it). A card far nearer its own island's print rules it out.
     unframed = PrintDeck(np.stack([_print(k + 1) for k in range(25)]))
     unframed.framed[6] = False
@@ -338,6 +338,29 @@ def test_an_island_not_framed_at_calibration_is_ruled_out_only_by_a_clear_print(
     swapped = choice.copy()
     swapped[[6, 7]] = [7, 6]
     assert not certain(ev, unframed, same_colours, swapped)[6:8].any()
+
+
+def test_a_card_of_an_island_not_framed_at_calibration_is_sure_elsewhere_on_a_close_fit(
+    deck: PrintDeck,
+) -> None:
+    # Island 7's calibration print was not framed. Its card lying in another cell and
+    # fitting that print closely is sure; in island 7's own cell a close fit says nothing
+    # (a print cut mostly on the table there is matched by any card cut the same way: fresh
+    # hand scene 73).
+    unframed = PrintDeck(np.stack([_print(k + 1) for k in range(25)]))
+    unframed.framed[6] = False
+    order = np.arange(25)
+    order[[6, 11]] = [11, 6]  # islands 7 and 12 swapped
+    prints = np.stack([_print(int(k) + 1, seed=800 + i) for i, k in enumerate(order)])
+    ev, _ = unframed.evidence(prints)
+    assert ev.cost[11, 6] <= FIT_FRAMES
+    same_colours = np.zeros((25, 25), np.float32)
+    assert certain(ev, unframed, same_colours, order).all()
+    home = np.stack([_print(k + 1, seed=800 + k) for k in range(25)])
+    ev, _ = unframed.evidence(home)
+    assert ev.cost[6, 6] <= FIT_FRAMES
+    sure = certain(ev, unframed, same_colours, np.arange(25))
+    assert not sure[6] and sure[np.arange(25) != 6].all()
 
 
 def test_a_card_given_an_island_another_card_fits_far_better_is_beaten() -> None:
