@@ -465,12 +465,12 @@ def certain(
     # A card not framed, or read as an island whose own print was not framed at
     # calibration, is compared on the wrong pixels: never sure (unless it fits its island
     # closely, see FIT_FRAMES).
-    own = ev.cost[np.arange(len(choice)), choice]
+    cells = np.arange(len(choice))
+    own = ev.cost[cells, choice]
     framed = (ev.framed | (own <= FIT_FRAMES)) & deck.framed[choice]
     # A card framed now and read, on a close fit, as an island not framed at calibration
     # may be sure, away from that island's own cell, and on its own evidence only (see
     # FIT_FRAMES): it rules its island out nowhere else.
-    cells = np.arange(len(choice))
     unframed_island = ev.framed & ~deck.framed[choice] & (own <= FIT_FRAMES) & (choice != cells)
     framed |= unframed_island
     fit = own <= POOR_FIT
