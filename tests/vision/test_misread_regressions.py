@@ -247,9 +247,9 @@ def test_fresh_hand_scene_73_the_home_island_of_a_misframed_cell_is_not_sure() -
     # `hand_diag.py --designs 6000-6999 --seed 43` (every scene with a hand), photo 73: on
     # a striped table, cell (3, 4)'s corners were found a fifth of a card off, so its
     # island 20's print is mostly the table's stripes, which stay put: island 22 lying
-    # there matched island 20's print at 0.12 and was ruled out at 0.93 of the way. Only
-    # the island left unframed at calibration (2), a rival to every card of a near colour,
-    # kept the cell in doubt; ruling such islands out by their print read it, sure, as 20.
+    # there matched island 20's print at 0.12. That print was not framed at calibration,
+    # which keeps the cell in doubt: ruling such islands out by their print read it, sure,
+    # as 20, and so did taking a close fit to it as framing in its own cell.
     sample = _fresh_photo_read(43, range(6000, 7000), 73, hand_chance=1.0)
     assert sample.scene.island_at((3, 4)) == 22
 
