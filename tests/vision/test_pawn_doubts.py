@@ -35,45 +35,45 @@ def _boards(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return seen, expected
 
 
+def _doubts(
+    mask: np.ndarray,
+    res: np.ndarray | None = None,
+    explained: tuple[tuple[float, float], ...] = (),
+    offset: tuple[float, float] = (0.0, 0.0),
+    boards: tuple[np.ndarray, np.ndarray] | None = None,
+) -> set[tuple[int, int]]:
+    """``unexplained_cells`` for a learned pawn area of 168 board px (smallest and biggest),
+    the change 30 Lab where ``mask`` is set unless ``res`` is given, on ``_boards(mask)``
+    unless ``boards`` (seen, expected) are given."""
+    seen, expected = _boards(mask) if boards is None else boards
+    change = _res(mask) if res is None else res
+    return unexplained_cells(
+        mask, change, _geometry(), 168.0, 168.0, offset, list(explained), seen, expected
+    )
+
+
 def test_a_pawn_sized_change_nothing_explains_makes_its_card_uncertain() -> None:
     mask = _mask_with_blob((1, 3))
-    assert unexplained_cells(
-        mask, _res(mask), _geometry(), 168.0, 168.0, (0.0, 0.0), [], *_boards(mask)
-    ) == {(1, 3)}
+    assert _doubts(mask) == {(1, 3)}
 
 
 def test_a_faint_change_is_light_not_a_pawn() -> None:
     mask = _mask_with_blob((1, 3))
     faint = _res(mask, 12.0)
-    assert (
-        unexplained_cells(mask, faint, _geometry(), 168.0, 168.0, (0.0, 0.0), [], *_boards(mask))
-        == set()
-    )
+    assert _doubts(mask, faint) == set()
 
 
 def test_a_change_a_found_pawn_explains_is_no_doubt() -> None:
     g = _geometry()
     mask = _mask_with_blob((1, 3))
-    assert (
-        unexplained_cells(
-            mask, _res(mask), g, 168.0, 168.0, (0.0, 0.0), [g.cell_centre((1, 3))], *_boards(mask)
-        )
-        == set()
-    )
+    assert _doubts(mask, explained=(g.cell_centre((1, 3)),)) == set()
 
 
 def test_slivers_and_specks_are_no_doubt() -> None:
-    g = _geometry()
     sliver = _mask_with_blob((2, 2), half_w=1, half_h=20)  # a moved card's edge
     speck = _mask_with_blob((2, 2), half_w=3, half_h=3)  # noise
-    assert (
-        unexplained_cells(sliver, _res(sliver), g, 168.0, 168.0, (0.0, 0.0), [], *_boards(sliver))
-        == set()
-    )
-    assert (
-        unexplained_cells(speck, _res(speck), g, 168.0, 168.0, (0.0, 0.0), [], *_boards(speck))
-        == set()
-    )
+    assert _doubts(sliver) == set()
+    assert _doubts(speck) == set()
 
 
 def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> None:
@@ -82,7 +82,7 @@ def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> Non
     side = g.board_size[0]
     mask = np.zeros((side, side), np.uint8)
     mask[y + 10 : y + 24, x - 6 : x + 6] = 1  # low on its card: its foot is a cell below
-    got = unexplained_cells(mask, _res(mask), g, 168.0, 168.0, (0.0, -20.0), [], *_boards(mask))
+    got = _doubts(mask, offset=(0.0, -20.0))
     assert got == {(1, 3), (2, 3)}
 
 
@@ -115,14 +115,12 @@ def test_a_pawn_inside_a_change_of_light_makes_its_card_uncertain() -> None:
     # far bigger than a pawn (fresh deck 7025 #151): its core, hiding the print, is a doubt.
     big, res, seen, expected = _light_over_a_card(pawn=True)
     assert 4 * (big[::2, ::2] > 0).sum() > 5 * 168.0
-    got = unexplained_cells(big, res, _geometry(), 168.0, 168.0, (0.0, 0.0), [], seen, expected)
-    assert got == {(2, 1)}
+    assert _doubts(big, res, boards=(seen, expected)) == {(2, 1)}
 
 
 def test_a_change_of_light_keeping_the_print_is_no_doubt() -> None:
     big, res, seen, expected = _light_over_a_card(pawn=False)
-    got = unexplained_cells(big, res, _geometry(), 168.0, 168.0, (0.0, 0.0), [], seen, expected)
-    assert got == set()
+    assert _doubts(big, res, boards=(seen, expected)) == set()
 
 
 def _colours() -> tuple[np.ndarray, np.ndarray]:
