@@ -30,6 +30,7 @@ from zefiria.vision.print_identity import (
     PrintDeck,
     _beaten,
     certain,
+    open_rivals,
     place_on_layout,
 )
 
@@ -356,6 +357,13 @@ def test_a_card_of_an_island_not_framed_at_calibration_is_sure_elsewhere_on_a_cl
     assert ev.cost[11, 6] <= FIT_FRAMES
     same_colours = np.zeros((25, 25), np.float32)
     assert certain(ev, unframed, same_colours, order).all()
+    # Sure, it rules island 7 out elsewhere: cell 0's card, island 1 with island 7's print
+    # showing through, has 7 as its only rival, and is sure on that alone.
+    blended = prints.copy()
+    blended[0] = np.clip(0.7 * prints[0] + 0.3 * _print(7, seed=900).astype(np.float32), 0, 255)
+    ev, _ = unframed.evidence(blended)
+    assert [r.tolist() for r in open_rivals(ev, unframed, same_colours, order)[:1]] == [[6]]
+    assert certain(ev, unframed, same_colours, order)[[0, 11]].all()
     home = np.stack([_print(k + 1, seed=800 + k) for k in range(25)])
     ev, _ = unframed.evidence(home)
     assert ev.cost[6, 6] <= FIT_FRAMES
