@@ -1083,6 +1083,13 @@ def _beside_grid(
             # off, and the dark pawn there is darker than the table by DARK_SHARE of its
             # L + 16. (Not a blob the board's edge cuts: what lies beyond is not seen.)
             drop = np.minimum(drop, DARK_SHARE * (table_l + 16.0))
+            if float(np.median(table_l)) < float(colours[austro][0]) and d[austro] < AS_LEARNED:
+                # A table darker than the dark pawn himself: his lit facets are lighter
+                # than it and his body barely darker, so a blob of his colour as learned
+                # need only be darker than the table somewhere (glare, all lighter, is
+                # not: fresh deck 3044 #269, a glow beside the grid of his colour and
+                # lightness, 0 px darker).
+                drop = np.zeros_like(drop)
         darker = lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel] < table_l - drop
         if float(darker.mean()) < DARK_PART:
             continue  # all lighter than the table: glare (DEV seed 22 #191, a phantom)
@@ -1124,6 +1131,12 @@ DARK_PART = 0.02  # share of a blob beside the grid darker than the table: the d
 # blob the board's edge cuts keeps SHADOW_DROP: a sliver at the edge on a black table (DEV
 # seed 5 #133) otherwise passed and made the real Austro one of "several blobs".
 DARK_SHARE = 0.12
+AS_LEARNED = 1.5  # Mahalanobis: a blob's mean this close to the dark pawn's learned colour
+# (DEV seed 5 #267, #392, fresh 3000-3999 seed 11 #361, #364: Austro on tables at L 6-10,
+# 0-1% of his blob darker by DARK_SHARE, 7-37% darker at all; missed silently). Over the
+# six diagnosis sets, pawns right +2, +2, +0, +0, +0, +0 and missed silently 4 fewer, no
+# pawn wrong or phantom more (without the "darker somewhere" part: a phantom more each on
+# 3000-3999 and 5000-5999).
 SOLID_SPREAD = 9.0  # L range a standing dark pawn shows at least (top, sides, highlight)
 DARKEST = 4.0  # L: its darkest pixel is at most this much lighter than its learned colour
 GEM_RED_A = 25.0  # a* of a gem's red...

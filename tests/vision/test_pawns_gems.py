@@ -507,6 +507,27 @@ def test_austro_beside_the_grid_on_a_near_black_table_is_seen_but_glare_there_is
     assert Spirit.AUSTRO not in _near_black_table_scene(body=8.0)
 
 
+def test_austro_beside_the_grid_on_a_table_darker_than_him_needs_only_be_darker_somewhere() -> None:
+    # DEV seed 5 #267, #392 and fresh deck 3060 #361, #364 (`pawn_diag.py --read-only --n
+    # 480 --per-setup 6`): on tables at L 6-10, below Austro's learned lightness, his body
+    # was 1-3 L darker than the table, short of DARK_SHARE, and he was missed silently. Of
+    # his colour as learned, a blob darker than the table anywhere is he.
+    assert _near_black_table_scene(body=7.0).get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+
+
+@pytest.mark.slow
+def test_austro_on_a_dark_table_is_found_but_a_glow_of_his_grey_there_is_not() -> None:
+    # DEV seed 5 #392: Austro beside (2, 4) on a table at L 6, none of him darker by
+    # DARK_SHARE; fresh deck 3044 #269 (`--designs 3000-3999 --seed 11`): no Austro, but a
+    # soft glow beside (3, 0) on a dark table, of his grey and lightness, all of it lighter
+    sample, reading = photo_read(DEV_DESIGNS, 5, 392)
+    assert sample.scene.pawns[Spirit.AUSTRO] == Position((2, 4), outside=True)
+    assert reading.pawns.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    sample, reading = photo_read(range(3000, 4000), 11, 269)
+    assert Spirit.AUSTRO not in sample.scene.pawns
+    assert Spirit.AUSTRO not in reading.pawns
+
+
 @pytest.mark.slow
 def test_austro_beside_the_grid_on_a_near_black_table_is_found_in_a_photo() -> None:
     # `pawn_diag.py --seed 5 --n 480 --per-setup 6 --read-only` #390: Austro beside (4, 1)
