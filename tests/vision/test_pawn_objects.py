@@ -128,8 +128,8 @@ def test_a_pawn_like_object_of_no_pawns_colour_leaves_its_card_in_doubt() -> Non
 
 def test_two_objects_named_as_one_pawn_leave_both_cards_in_doubt() -> None:
     # Neither is reported, but neither card is seen empty either: one of them holds the
-    # pawn (DEV seed 5 #345: Borea named, a faint object of its colour elsewhere; its card
-    # was read as bare).
+    # pawn (DEV seed 5 #345's Borea card was once read as bare so; its rival there was a
+    # faint object, no rival since; #320 still has two objects named Borea).
     g = _geometry()
     expected = _board()
     lab = expected.copy()
