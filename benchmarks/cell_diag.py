@@ -83,17 +83,16 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
     beaten = pid._beaten(ev.cost, choice)
     _, favours = pid._told_apart(ev, deck, colour, choice)
     contested = np.isin(choice, pid._contested(ev, choice, favours, None))
+    card_framed, island_framed = pid.framing(ev, deck, choice)
     for i in range(n):
         k = int(choice[i])
         if covered[i]:
             out.append("covered")
         elif sure[i]:
             out.append("sure")
-        elif not ev.framed[i] and ev.cost[i, k] > pid.FIT_FRAMES:
+        elif not card_framed[i]:
             out.append("not framed")
-        elif not deck.framed[k] and not (
-            ev.framed[i] and ev.cost[i, k] <= pid.FIT_FRAMES and k != i
-        ):
+        elif not island_framed[i]:
             out.append("island not framed")
         elif not fit[i]:
             out.append("poor fit")

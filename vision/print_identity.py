@@ -440,6 +440,22 @@ def _registered_mean(profiles: F32, shifts: NDArray[np.intp]) -> F32:
     return out
 
 
+def framing(
+    ev: Evidence, deck: PrintDeck, choice: NDArray[np.intp]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """The two conditions for a card read as ``choice`` to be compared on the right
+    pixels: its outline was found in this photo, and the print of the island read was
+    framed at calibration. A card fitting its island closely (``FIT_FRAMES``) meets the
+    first anyway, and, framed now, the second too, but only away from that island's own
+    cell. A card failing either is never sure. (benchmarks/cell_diag.py names the null
+    cells' reasons by the same two.)"""
+    cells = np.arange(len(choice))
+    close = ev.cost[cells, choice] <= FIT_FRAMES
+    card: NDArray[np.bool_] = ev.framed | close
+    island: NDArray[np.bool_] = deck.framed[choice] | (ev.framed & close & (choice != cells))
+    return card, island
+
+
 def certain(
     ev: Evidence,
     deck: PrintDeck,
@@ -465,15 +481,10 @@ def certain(
     """
     still_open, favours = _told_apart(ev, deck, colour, choice)
     rivals = [np.flatnonzero(row) for row in still_open]
-    # A card not framed, or read as an island whose own print was not framed at
-    # calibration, is compared on the wrong pixels: never sure (unless it fits its island
-    # closely, see FIT_FRAMES).
-    cells = np.arange(len(choice))
-    own = ev.cost[cells, choice]
-    framed = (ev.framed | (own <= FIT_FRAMES)) & deck.framed[choice]
-    # A card framed now and read, on a close fit, as an island not framed at calibration
-    # may be sure, away from that island's own cell (see FIT_FRAMES).
-    framed |= ev.framed & ~deck.framed[choice] & (own <= FIT_FRAMES) & (choice != cells)
+    # (a card compared on the wrong pixels is never sure: see framing)
+    card_framed, island_framed = framing(ev, deck, choice)
+    framed = card_framed & island_framed
+    own = ev.cost[np.arange(len(choice)), choice]
     fit = own <= POOR_FIT
     # (only the framed cards' misfits say the prints no longer look as calibrated: a card
     # compared on the wrong pixels fits poorly for that reason alone. Fresh design 7023:
