@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
 from .board import BoardGeometry
+from .pawn_shape import compact
 from .pawns import cell_of, see_through
 from .pixels import components, percentile_below
 
@@ -69,7 +70,7 @@ def unexplained_cells(
         else:
             if not UNEXPLAINED_AREA * pawn_area <= 4 * npx <= UNEXPLAINED_MAX * biggest:
                 continue  # noise, or far bigger than a pawn with its shadow: light, a moved card
-            if not _compact(w, h, npx) or _explained(points, (x0, y0, w, h)):
+            if not compact(w, h, npx) or _explained(points, (x0, y0, w, h)):
                 continue  # a sliver along a moved card's edge, not a pawn; or a pawn found
             inside_blob = labels[y0 : y0 + h, x0 : x0 + w] == k
             change = res[::2, ::2][y0 : y0 + h, x0 : x0 + w][inside_blob]
@@ -81,11 +82,6 @@ def unexplained_cells(
             if not pos.outside:
                 out.add(pos.cell)
     return out
-
-
-def _compact(w: int, h: int, npx: int) -> bool:
-    """Whether a patch (its box, half-res px, and pixel count) is shaped like a pawn."""
-    return min(w, h) >= MIN_SIDE and max(w, h) <= MAX_ASPECT * min(w, h) and npx >= MIN_FILL * w * h
 
 
 def _explained(points: F64, box: tuple[int, int, int, int]) -> bool:
@@ -123,7 +119,7 @@ def _pawn_core(
         x0, y0, w, h, npx = (int(v) for v in stats[j])
         if not UNEXPLAINED_AREA * pawn_area <= 4 * npx <= CORE_AREA * biggest:
             continue
-        if not _compact(w, h, npx):
+        if not compact(w, h, npx):
             continue
         if found is not None:
             return None  # two cores: the light's pattern, not one pawn
@@ -157,7 +153,4 @@ CORE_MEDIAN = 26.0  # Lab, the core's median change: pawns 30 (median), light 25
 # the print's correlation inside the core: pawns 0.31 (median), 0.75 (90th percentile);
 # light 0.88 (median), 0.19 (10th percentile)
 CORE_SEE_THROUGH = 0.7
-MIN_SIDE = 3  # half-res px
-MAX_ASPECT = 2.5  # a standing pawn (with its shadow) is compact
-MIN_FILL = 0.4  # share of its bounding box the patch fills
 REACH = 2  # half-res px around a patch's box within which a found object explains it

@@ -32,6 +32,7 @@ from zefiria.engine.state import Position
 
 from .board import BoardGeometry
 from .light_field import LightField
+from .pawn_shape import sparse, thin
 from .pawns import (
     BORDER,
     GREYS,
@@ -406,9 +407,9 @@ def _verdict(
     which an object is that one."""
     if any(np.hypot(s.cx - x, s.cy - y) < reach * pitch for x, y, reach in taken):
         return Verdict(None, False, "found already")
-    if min(s.w, s.h) < MIN_SIDE or max(s.w, s.h) > MAX_ASPECT * min(s.w, s.h):
+    if thin(s.w, s.h):
         return Verdict(None, False, "thin")
-    if s.area < MIN_FILL * s.w * s.h:
+    if sparse(s.w, s.h, s.area, OBJECT_FILL):
         return Verdict(None, False, "sparse")
     best, why = _colour_name(s, lab, labels, looks, learned_at, field)
     if best is None:
@@ -540,9 +541,9 @@ CLOSE_PX = 3  # half-res px: the gaps light leaves inside a pawn (+7 pawns on th
 SLACK = (0.92, 1.0, 1.08)  # the light field's error allowed for
 TAKEN = 0.35  # cells: an object this close to a pawn found is that one
 GEM_TAKEN = 0.15  # cells: ...to a gem found (a synthetic gem is 12 mm across, a cell 65-100)
-MIN_SIDE = 3  # half-res px
-MAX_ASPECT = 2.5
-MIN_FILL = 0.45
+# share of its box an object fills: the second look's own bound since it came (5914efb),
+# stricter than pawn_shape.MIN_FILL and not measured against it since
+OBJECT_FILL = 0.45
 CLOSE = 8.0  # Lab: an object's median this close to a pawn's (at the light there) is its,
 CLOSE_SHARE = 0.25  # or closer than this share of the way to the nearest other pawn's,
 MARGIN = 2.0  # ...and every other pawn's at least MARGIN x that + MARGIN_FLOOR away

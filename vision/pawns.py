@@ -19,6 +19,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
 from .board import BoardGeometry
+from .pawn_shape import compact, sparse, thin
 from .pixels import colour_distance, components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -308,9 +309,9 @@ def _blobs(
             if not strict:
                 out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
                 continue
-            if min(w, h) < MIN_SIDE or max(w, h) > _max_aspect(min(w, h)) * min(w, h):
+            if thin(w, h, leaning=True):
                 continue
-            if area < MIN_FILL * w * h or area < MIN_BLOB:
+            if sparse(w, h, area) or area < MIN_BLOB:
                 continue
             blob = labels[y0 : y0 + h, x0 : x0 + w] == k
             if see_through(lab, expected, blob, x0, y0) > MAX_SEE_THROUGH:
@@ -423,17 +424,6 @@ READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calib
 # 8000-8999 (seed 23) 79.7 -> 82.0%, no new error. 6.0, grey pawns grown too: 2 phantoms
 # on DEV seed 22.
 GROW_SIGMAS = 4.5
-MIN_SIDE = 3  # half-res px: thinner blobs are slivers along a moved card's edge
-MAX_ASPECT = 2.5  # a pawn's blob is about as wide as high...
-SLIM_ASPECT = 3.5  # ...unless it is thick enough to be no sliver (a tall pawn leaning)
-THICK = 4  # half-res px
-
-
-def _max_aspect(side: int) -> float:
-    return SLIM_ASPECT if side >= THICK else MAX_ASPECT
-
-
-MIN_FILL = 0.4  # share of its bounding box a pawn's blob fills
 MIN_BLOB = 8  # half-res px: smaller blobs are noise, whatever their colour
 MAX_SEE_THROUGH = 0.7  # correlation of fine detail with the card's: glare or shadow, no pawn
 
@@ -1063,9 +1053,7 @@ def _beside_grid(
         x0, y0, bw, bh, npx = (int(v) for v in stats[k])
         if 4 * npx < RING_MIN * area or 4 * npx > RING_MAX * area:
             continue
-        if min(bw, bh) < MIN_SIDE or max(bw, bh) > MAX_ASPECT * min(bw, bh):
-            continue
-        if npx < MIN_FILL * bw * bh:
+        if not compact(bw, bh, npx):
             continue
         sel = labels[y0 : y0 + bh, x0 : x0 + bw] == k
         if float(res[y0 : y0 + bh, x0 : x0 + bw][sel].max()) < seed_thr:
