@@ -11,7 +11,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 from zefiria.engine.grid import Cell
 
@@ -27,7 +26,7 @@ from .pawns import (
     faintly_glared,
     lightness_follows,
 )
-from .pixels import components
+from .pixels import components, shown_nearby
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -199,19 +198,8 @@ def _print_moved(lab: F32, expected: F32, sel: NDArray[np.bool_], x0: int, y0: i
     8021 #131: island 23's red print a few px off, a phantom gem); a gem's colours were
     nowhere near. (Not when the calibration saw the print blurred or paler: deck 7048's
     numeral stays a phantom, none of its pixels within 8 Lab.)"""
-    h, w = sel.shape
-    r = GEM_MOVED_REACH
-    # the expected board around the blob's box, reach px each way (beyond the board: far)
-    around = np.full((h + 2 * r, w + 2 * r, 3), FAR_LAB, np.float32)
-    hh, ww = expected.shape[:2]
-    ya, xa, yb, xb = max(y0 - r, 0), max(x0 - r, 0), min(y0 + h + r, hh), min(x0 + w + r, ww)
-    around[ya - (y0 - r) : yb - (y0 - r), xa - (x0 - r) : xb - (x0 - r)] = expected[ya:yb, xa:xb]
-    # each blob pixel's (3, 2r + 1, 2r + 1) neighbourhood there, all shifts at once
-    near = sliding_window_view(around, (2 * r + 1, 2 * r + 1), axis=(0, 1))[sel]
-    seen = lab[y0 : y0 + h, x0 : x0 + w][sel]
-    off = near - seen[:, :, None, None]
-    best = np.sqrt((off * off).sum(axis=1)).min(axis=(1, 2))
-    return float((best < GEM_MOVED_LAB).mean())
+    ys, xs = np.nonzero(sel)
+    return shown_nearby(lab, expected, ys + y0, xs + x0, GEM_MOVED_REACH, GEM_MOVED_LAB)
 
 
 def _at_card_edge(cards: F64, x: float, y: float) -> bool:
@@ -489,7 +477,6 @@ GEM_GLOSS = 7.0  # ...else its highlight must stand this far (L) above its mean
 GEM_MOVED_REACH = 4  # board px: how far a card may lie off where the reading matched it
 GEM_MOVED_LAB = 8.0  # Lab: a pixel this close to the expected board within reach is print
 GEM_MOVED = 0.5  # share of such pixels beyond which a red blob is the card's print moved
-FAR_LAB = 1e4  # (a Lab value no pixel is near)
 GEM_MIN_A = 35.0  # and its red be this strong,
 # ...or, in a dim room, this share of its (L + 16): a* falls with the light as L + 16 does
 # (fresh deck 7072's gems at L 16-22 show a* 31-36)

@@ -44,7 +44,7 @@ from .pawns import (
     see_through,
     whitening,
 )
-from .pixels import colour_distance, components, percentile_below
+from .pixels import colour_distance, components, percentile_below, shown_nearby
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -486,20 +486,8 @@ def _card_moved(lab: F32, expected: F32, inside: NDArray[np.bool_], x0: int, y0:
     shows within ``MOVED_REACH`` board px: a card nudged further than the reading matched
     leaves its own edge or art where the expected card had other, a pawn colours that were
     nowhere near."""
-    h, w = inside.shape
-    r = MOVED_REACH
-    ya, xa = 2 * y0, 2 * x0
-    seen = lab[ya : ya + 2 * h : 2, xa : xa + 2 * w : 2]
-    hh, ww = expected.shape[:2]
-    best = np.full(seen.shape[:2], np.inf, np.float32)
-    for dy in range(-r, r + 1):
-        for dx in range(-r, r + 1):
-            yb, xb = ya + dy, xa + dx
-            if yb < 0 or xb < 0 or yb + 2 * h > hh or xb + 2 * w > ww:
-                continue
-            shifted = expected[yb : yb + 2 * h : 2, xb : xb + 2 * w : 2]
-            np.minimum(best, colour_distance(seen, shifted), out=best)
-    return float((best[inside] < MOVED_LAB).mean())
+    ys, xs = np.nonzero(inside)
+    return shown_nearby(lab, expected, 2 * (ys + y0), 2 * (xs + x0), MOVED_REACH, MOVED_LAB)
 
 
 def _apart(colours: F32, i: int) -> float:

@@ -28,6 +28,26 @@ def colour_distance(a: F32, b: F32) -> F32:
     return out
 
 
+def shown_nearby(
+    lab: F32, expected: F32, ys: NDArray[np.intp], xs: NDArray[np.intp], reach: int, within: float
+) -> float:
+    """Share of the pixels at (``ys``, ``xs``) (board px) whose colour in ``lab`` the
+    ``expected`` board shows within ``within`` Lab somewhere up to ``reach`` px each way
+    (beyond the board: nowhere). A card nudged further than the reading matched brings its
+    own edge or print where the expected card had other art; a thing come onto the card
+    brings colours that were nowhere near. All shifts at once: (pixels, 2 reach + 1,
+    2 reach + 1) distances."""
+    hh, ww = expected.shape[:2]
+    step = np.arange(-reach, reach + 1)
+    y = ys[:, None, None] + step[None, :, None]
+    x = xs[:, None, None] + step[None, None, :]
+    on_board = (y >= 0) & (y < hh) & (x >= 0) & (x < ww)
+    near = expected[np.clip(y, 0, hh - 1), np.clip(x, 0, ww - 1)]
+    dist = colour_distance(near, lab[ys, xs][:, None, None, :])
+    dist[~on_board] = np.inf
+    return float((dist.min(axis=(1, 2)) < within).mean())
+
+
 def percentile_below(a: F32, q: float, threshold: float) -> bool:
     """``float(np.percentile(a, q)) < threshold`` (linear interpolation, float ``a``), by
     counting: the percentile lies between two neighbouring order statistics (numpy's
