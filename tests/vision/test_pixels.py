@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from zefiria.vision.pixels import percentile_below
+from zefiria.vision.pixels import percentile_below, shown_nearby
 
 
 @pytest.mark.parametrize("q", [5.0, 50.0, 90.0, 100.0])
@@ -22,3 +22,27 @@ def test_percentile_below_answers_as_numpy_does(q: float) -> None:
 def test_percentile_below_with_nan_answers_as_numpy_does() -> None:
     a = np.array([1.0, np.nan, 3.0], np.float32)
     assert percentile_below(a, 50.0, 10.0) is bool(np.percentile(a, 50.0) < 10.0)
+
+
+def _board_with_mark(y: int, x: int) -> tuple[np.ndarray, np.ndarray]:
+    """A grey expected board with one red pixel at (y, x), and a photo of it (grey)."""
+    expected = np.full((20, 20, 3), (50.0, 0.0, 0.0), np.float32)
+    expected[y, x] = (50.0, 60.0, 40.0)
+    return expected.copy(), expected
+
+
+def test_shown_nearby_finds_a_colour_the_expected_board_shows_within_reach() -> None:
+    lab, expected = _board_with_mark(10, 13)
+    lab[10, 10] = (51.0, 58.0, 41.0)  # the red mark, 3 px left of where it was expected
+    ys, xs = np.array([10]), np.array([10])
+    assert shown_nearby(lab, expected, ys, xs, reach=4, within=8.0) == 1.0
+    assert shown_nearby(lab, expected, ys, xs, reach=2, within=8.0) == 0.0
+    assert shown_nearby(lab, expected, ys, xs, reach=4, within=2.0) == 0.0
+
+
+def test_shown_nearby_looks_only_on_the_board_and_counts_each_pixel() -> None:
+    lab, expected = _board_with_mark(0, 1)
+    lab[0, 0] = (50.0, 60.0, 40.0)  # shown 1 px right: found, though shifts left leave the board
+    lab[19, 19] = (50.0, -60.0, 40.0)  # a green nowhere on the board
+    ys, xs = np.array([0, 19]), np.array([0, 19])
+    assert shown_nearby(lab, expected, ys, xs, reach=3, within=8.0) == 0.5
