@@ -192,6 +192,29 @@ def test_austro_beside_the_grid_is_placed_there_but_no_other_pawn_is() -> None:
     assert _look(lab, expected) == {}
 
 
+def _beside_the_grid_on(table: tuple[float, ...], colour: tuple[float, ...]) -> dict:
+    """What the second look names in an object of ``colour`` beside the grid's cell (2, 4),
+    on a table of colour ``table``."""
+    g = _geometry()
+    expected = _board()
+    x, y = (round(v) for v in g.cell_centre((2, 4)))
+    expected[y - 20 : y + 20, x + g.pitch // 2 :] = table
+    lab = expected.copy()
+    _put(lab, (x + 0.75 * g.pitch, y), colour)
+    return _look(lab, expected)
+
+
+def test_austro_on_a_table_nearly_his_colour_need_not_change_it_strongly() -> None:
+    # A dark table 18 Lab from Austro's grey: standing there he changes it by about that
+    # much, under STRONG, and was taken for faint and missed silently (DEV seed 5 #270,
+    # #329, #344). An object changing the table less than Austro would is still faint.
+    table = (32.0, 6.0, 12.0)
+    assert _beside_the_grid_on(table, (20.0, 0.0, 0.0)) == {
+        Spirit.AUSTRO: Position((2, 4), outside=True)
+    }
+    assert _beside_the_grid_on(table, (24.0, -2.0, 4.0)) == {}
+
+
 def test_a_shadow_and_glare_on_the_card_are_no_objects() -> None:
     expected = _board()
     lab = expected.copy()
