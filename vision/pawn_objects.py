@@ -424,6 +424,9 @@ def _verdict(
     if not MIN_AREA <= s.area / looks.areas[best] <= MAX_AREA:
         return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
     strong = STRONG
+    # (Austro beside the grid only: for every pawn, on cards too, a light card's patch of
+    # Borea's near-white became a pawn or a rival, and the referee benchmark's table 18
+    # refused three legal moves; docs/vision.md, "Measured and set aside")
     if beside and CALIBRATION_ORDER[best] is Spirit.AUSTRO:
         strong = _strong_on_table(s, expected, labels, looks.colours[best])
     solid, moved = _solid(s, lab, expected, labels, strong)
