@@ -17,6 +17,11 @@ well the cards are read. Failure kinds:
 
 ``--read-only`` skips the ``true`` pass (about twice as fast). ``--designs A-B`` reads other
 decks than DEV (fresh ones, e.g. ``2000-2015``, to look for failure kinds; never EVAL).
+``--tables A-B`` reads the referee benchmark's tables instead (``zefiria demo --table T``:
+the demo's deck on table session T, calibrated once per table, ``--per-setup`` photos
+each): a pawn placed wrong there can become a wrong verdict in ``referee_bench.py``, whose
+games take a path that a change to any reading may alter, so a rule that passes the decks
+may still show a wrong verdict there only by the new path (see docs/vision.md).
 
 ``--crops DIR`` writes a PNG crop of the photo around each failure (truth and answer marked).
 
@@ -38,6 +43,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from zefiria.device.referee.demo import DEMO_DESIGN
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.state import Position
 from zefiria.vision import gems as gem_stage
@@ -47,8 +53,29 @@ from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Reading
-from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset
+from zefiria.vision.synthetic import (
+    DEV_DESIGNS,
+    EVAL_DESIGNS,
+    Sample,
+    make_dataset,
+    random_scene,
+)
+from zefiria.vision.synthetic.dataset import random_setup
 from zefiria.vision.synthetic.render import RenderResult
+
+
+def referee_tables(n: int, seed: int, tables: tuple[int, ...], per_table: int) -> Iterator[Sample]:
+    """``n`` photos on the referee benchmark's tables, ``per_table`` on each in turn: the
+    demo's deck on table session T, as ``zefiria demo --table T`` lays it out, with the
+    random scenes of :func:`make_dataset` (hands and all)."""
+    setup = None
+    for i in range(n):
+        if i % per_table == 0:
+            table = tables[(i // per_table) % len(tables)]
+            setup = random_setup(table, DEMO_DESIGN)
+        assert setup is not None
+        scene_seed = seed * 1_000_003 + i
+        yield Sample(index=i, setup=setup, scene=random_scene(scene_seed, 0.1), seed=scene_seed)
 
 
 @contextlib.contextmanager
@@ -288,6 +315,12 @@ def score(
             _crop(photo, profile, marks, crops / f"{tag}_{sample.index:04d}_{name}_{safe}_{n}.png")
 
 
+def _span(text: str) -> tuple[int, ...]:
+    """ "A-B" (or "A") as the numbers A..B."""
+    a, _, b = text.partition("-")
+    return tuple(range(int(a), int(b or a) + 1))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=192, help="game photos")
@@ -300,13 +333,25 @@ def main() -> int:
     ap.add_argument(
         "--designs", type=str, default=None, help="decks A-B instead of DEV (never EVAL's)"
     )
+    ap.add_argument(
+        "--tables",
+        type=str,
+        default=None,
+        help="the referee benchmark's tables A-B (`zefiria demo --table T`) instead of decks",
+    )
     args = ap.parse_args()
     designs: tuple[int, ...] = DEV_DESIGNS
+    if args.designs is not None and args.tables is not None:
+        ap.error("--designs or --tables, not both")
     if args.designs is not None:
-        a, _, b = args.designs.partition("-")
-        designs = tuple(range(int(a), int(b or a) + 1))
+        designs = _span(args.designs)
         if set(designs) & set(EVAL_DESIGNS):
             ap.error("the EVAL decks are never read while tuning")
+    samples = (
+        make_dataset(args.n, args.seed, designs, per_setup=args.per_setup)
+        if args.tables is None
+        else referee_tables(args.n, args.seed, _span(args.tables), args.per_setup)
+    )
     cv2.setNumThreads(1)
     gem_log: list[str] = []
     if args.gems:
@@ -318,7 +363,7 @@ def main() -> int:
     objects_ms: list[float] = []
     setup = None
     profile: Profile | None = None
-    for sample in make_dataset(args.n, args.seed, designs, per_setup=args.per_setup):
+    for sample in samples:
         if sample.setup is not setup:
             setup = sample.setup
             solved, pawns = setup.calibration()
@@ -352,6 +397,8 @@ def main() -> int:
     if gem_log:
         print("\n".join(gem_log))
     which = "DEV designs" if args.designs is None else f"designs {args.designs}"
+    if args.tables is not None:
+        which = f"referee tables {args.tables} (deck {DEMO_DESIGN})"
     print(f"{which}, --n {args.n} --seed {args.seed} --per-setup {args.per_setup}")
     for key in sorted(c):
         print(f"  {key}: {c[key]}")
