@@ -38,6 +38,7 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +54,8 @@ from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Reading
-from zefiria.vision.synthetic import (
-    DEV_DESIGNS,
-    EVAL_DESIGNS,
-    Sample,
-    make_dataset,
-    random_scene,
-)
-from zefiria.vision.synthetic.dataset import random_setup
+from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset
+from zefiria.vision.synthetic.dataset import random_setup, samples_in
 from zefiria.vision.synthetic.render import RenderResult
 
 
@@ -68,14 +63,8 @@ def referee_tables(n: int, seed: int, tables: tuple[int, ...], per_table: int) -
     """``n`` photos on the referee benchmark's tables, ``per_table`` on each in turn: the
     demo's deck on table session T, as ``zefiria demo --table T`` lays it out, with the
     random scenes of :func:`make_dataset` (hands and all)."""
-    setup = None
-    for i in range(n):
-        if i % per_table == 0:
-            table = tables[(i // per_table) % len(tables)]
-            setup = random_setup(table, DEMO_DESIGN)
-        assert setup is not None
-        scene_seed = seed * 1_000_003 + i
-        yield Sample(index=i, setup=setup, scene=random_scene(scene_seed, 0.1), seed=scene_seed)
+    sessions = (random_setup(tables[k % len(tables)], DEMO_DESIGN) for k in count())
+    return samples_in(sessions, n, seed, per_table)
 
 
 @contextlib.contextmanager

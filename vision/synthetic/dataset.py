@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 
 from .camera import CameraPose, random_pose
 from .layout import Layout, random_layout
@@ -85,11 +86,20 @@ def make_dataset(
     """
     if not designs:
         raise ValueError("make_dataset needs at least one design seed")
+    sessions = (random_setup(seed * 100_003 + k, designs[k % len(designs)]) for k in count())
+    yield from samples_in(sessions, n, seed, per_setup, hand_chance)
+
+
+def samples_in(
+    sessions: Iterator[Setup], n: int, seed: int, per_setup: int, hand_chance: float = 0.1
+) -> Iterator[Sample]:
+    """``n`` samples, ``per_setup`` in each of ``sessions`` in turn, with the random scenes
+    (hands and all) that :func:`make_dataset` draws for ``seed``: another set of sessions,
+    the same game photos."""
     setup: Setup | None = None
     for i in range(n):
         if i % per_setup == 0:
-            k = i // per_setup
-            setup = random_setup(seed * 100_003 + k, designs[k % len(designs)])
+            setup = next(sessions)
         assert setup is not None
         scene_seed = seed * 1_000_003 + i
         yield Sample(
