@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/referee_bench.py            # writes benchmarks/results/referee.md
     .venv/bin/python benchmarks/referee_bench.py --quick    # fewer games, prints only
+    .venv/bin/python benchmarks/referee_bench.py --misreads # part 1 only, checked, prints only
 
 1. End to end with the real vision code: ``zefiria demo`` games (renderer -> simulated camera
    -> zefiria.vision read_table -> referee). Every legal move must be accepted, every
@@ -10,11 +11,17 @@
 2. The referee alone, with a reader that knows the truth but leaves k random cards unread
    in every photo (tests/device/referee_doubles.py): verdicts and time per verdict.
 3. Memory: games back to back until 1,000 readings, tracemalloc and RSS sampled every 100.
+
+``--misreads`` runs part 1 alone and prints every reading that places a pawn where the
+virtual table it photographed has none of it (on another cell, or a phantom): a wrong
+verdict needs such a reading, but such a reading makes one only on some paths of a game,
+and the path changes with any reading (see docs/vision.md, "Measuring and tuning").
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import platform
@@ -23,6 +30,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +85,57 @@ def _times(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.0f} ms / {max(values) * 1000:.0f} ms"
 
 
-def end_to_end(quick: bool) -> list[dict[str, Any]]:
+@contextlib.contextmanager
+def pawn_misreads(label: str) -> Iterator[list[str]]:
+    """Each reading made inside that places a pawn off the virtual table's place for it,
+    as a line (also printed): the reader and the table's camera wrapped meanwhile."""
+    from zefiria.device.referee.virtual_players import VirtualTable
+    from zefiria.engine.notation import format_cell
+    from zefiria.vision import reader
+
+    read, photo = reader.read_table, VirtualTable.photo
+    shown: list[Any] = [None]  # the scene of the last photo taken
+    lines: list[str] = []
+    count = 0
+
+    def photographed(table: VirtualTable) -> Any:
+        image = photo(table)
+        shown[0] = table.scene()
+        return image
+
+    def where(pos: Any) -> str:
+        if pos is None:
+            return "nowhere"
+        return ("beside " if pos.outside else "on ") + format_cell(pos.cell)
+
+    def checked(image: Any, profile: Any) -> Any:
+        nonlocal count
+        reading = read(image, profile)
+        count += 1
+        scene = shown[0]
+        for spirit, pos in reading.pawns.items() if scene is not None else ():
+            truth = scene.pawns.get(spirit)
+            if truth != pos:
+                doubt = (
+                    " (cell uncertain)" if not pos.outside and pos.cell in reading.uncertain else ""
+                )
+                lines.append(
+                    f"{label}: reading {count}: {spirit.title} read {where(pos)}{doubt}, "
+                    f"stands {where(truth)}"
+                )
+                print(lines[-1], flush=True)
+        return reading
+
+    reader.read_table = checked  # type: ignore[assignment]
+    VirtualTable.photo = photographed  # type: ignore[method-assign]
+    try:
+        yield lines
+    finally:
+        reader.read_table = read  # type: ignore[assignment]
+        VirtualTable.photo = photo  # type: ignore[method-assign]
+
+
+def end_to_end(quick: bool, misreads: bool = False) -> list[dict[str, Any]]:
     rows = []
     for options in DEMOS[:1] if quick else DEMOS:
         out = Path(tempfile.mkdtemp(prefix="referee-bench-"))
@@ -85,8 +143,10 @@ def end_to_end(quick: bool) -> list[dict[str, Any]]:
         if options.table != DEMO_TABLE:
             label += f" table {options.table}"
         started = time.perf_counter()
+        checking = pawn_misreads(label) if misreads else contextlib.nullcontext([])
         try:
-            report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
+            with checking as wrong:
+                report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
         except (SimulationError, ValueError) as exc:
             rows.append(
                 {"game": label, "error": str(exc), "seconds": time.perf_counter() - started}
@@ -95,6 +155,8 @@ def end_to_end(quick: bool) -> list[dict[str, Any]]:
             continue
         row = {"game": label, **report.summary()}
         row["times"] = [s for _, s in report.verdict_seconds]
+        if misreads:
+            row["pawn_misreads"] = len(wrong)
         rows.append(row)
         print(f"{label}: {json.dumps(report.summary())}", flush=True)
     return rows
@@ -255,7 +317,20 @@ def main() -> int:
     parser.add_argument("--readings", type=int, default=1000)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/referee.md")
     parser.add_argument("--skip-vision", action="store_true", help="leave out part 1")
+    parser.add_argument(
+        "--misreads",
+        action="store_true",
+        help="part 1 alone, printing each reading that places a pawn wrong; nothing written",
+    )
     args = parser.parse_args()
+    if args.misreads:
+        for row in end_to_end(args.quick, misreads=True):
+            verdicts = len(row.get("wrong_verdicts", []))
+            print(
+                f"{row['game']}: {row.get('pawn_misreads', '-')} readings with a pawn "
+                f"placed wrong, {verdicts} wrong verdicts"
+            )
+        return 0
     e2e = [] if args.skip_vision else end_to_end(args.quick)
     alone = referee_alone(args.quick)
     mem = memory(200 if args.quick else args.readings)
