@@ -64,6 +64,12 @@ class BoardGeometry:
         out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), m)
         return out.reshape(-1, 2)
 
+    def image_to_board(self, pts: F64) -> F64:
+        """Board pixels of full-resolution photo points (N x 2)."""
+        m = self.lattice_to_board() @ np.linalg.inv(self.lattice_to_image)
+        out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), m)
+        return out.reshape(-1, 2)
+
     def shrink_photo(self, image: U8) -> U8:
         if self.shrink == 1:
             return image

@@ -258,6 +258,13 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     # The outline fit is a first guess: each card's own four corners are found on the board
     # it gives, the lattice is refitted to all of them, and the board warped again.
     polarity = 0
+    # Where the first board showed each card, in photo px: a card laid well off its column
+    # (demo table 18's island 22, 4.9 degrees turned and 7 mm left) can be found from the
+    # outline fit's guess and missed from a refitted board's, whose guess for it (measured
+    # afresh, between the card and the lattice) falls just short: the last fit searches
+    # there too. (Searched there in the refits as well, it moved three cards whose new
+    # places tilted the lattice: the top row's cards were fitted 2.5 board px short.)
+    first_found: F64 | None = None
     for attempt in range(REFITS + 1):
         geometry = BoardGeometry(
             lattice_to_image=lattice,
@@ -274,6 +281,8 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         quads = find_quads(
             grey_hi, centres, (cw, ch), polarity=polarity, table=like, free=free
         ).corners
+        if first_found is None:
+            first_found = geometry.board_to_image(quads.mean(axis=1))
         # The side of the edge the cards are on, if the whole deck agrees (shadows do not).
         polarity = edge_polarity(grey_hi, quads)
         if attempt == REFITS:
@@ -306,6 +315,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         table=like,
         free=free,
         settled=off < SETTLED * PITCH,
+        before=None if first_found is None else geometry.image_to_board(first_found),
     )
     prints, deck = _prints(solved, quads, geometry)
     # Across a tight gap a free side can reach the neighbour's edge (fresh deck 2033: five

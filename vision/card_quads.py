@@ -150,6 +150,7 @@ def find_quads(
     table: F32 | None = None,
     free: bool = False,
     settled: NDArray[np.bool_] | None = None,
+    before: F64 | None = None,
 ) -> Quads:
     """The (N, 4, 2) board-px corners (TL, TR, BR, BL) of the cards near ``centres``, and
     each card's rigid outline (the rectangle its sides were then fitted from).
@@ -168,6 +169,15 @@ def find_quads(
     ``settled`` marks the cards whose centre two fits agree on (a first fit found the card
     where the lattice expects it): such a card moves further than ``SETTLED_SHIFTS`` only to
     an outline ``MOVE_FOR`` times better than the best that near (see ``SETTLED_SHIFTS``).
+
+    ``before`` (board px, one per card) is where an earlier fit (on another board of the
+    same photo) found each card: an unsettled card whose place there lies beyond the
+    search around ``centres`` is searched there too, and moves there for an outline
+    ``MOVE_FOR`` times stronger. A card laid well off its column is found only from near
+    it, and a guess measured afresh on a refitted board can fall short of it (see
+    ``calibrate._fit_cards``; demo table 18's island 22: 1.50 times stronger there). An
+    outline only about as strong is as likely a rim's or a gap's width off (fresh deck
+    4029's card 18 moved so at 1.10, and a photo of it misread that card, sure).
     """
     grads = edge_images(grey_hi, polarity, table)
     gl, gr, gt, gb = grads
@@ -184,6 +194,10 @@ def find_quads(
             near = _fit_rect(grads, start, w, h, sizes, SETTLED_SHIFTS)
             if fit[5] < MOVE_FOR * near[5]:
                 fit = near
+        elif before is not None and _beyond(before[i], (bx, by)):
+            there = _fit_rect(grads, (2.0 * before[i][0], 2.0 * before[i][1]), w, h, sizes)
+            if there[5] > MOVE_FOR * fit[5]:
+                fit = there
         cx, cy, turn, cw, ch, _ = fit
         quad = _rect(cx, cy, turn, cw, ch)
         # (the probes follow the rigid outline's turn: a side x = a + b y turned by `turn`
@@ -213,6 +227,13 @@ def find_quads(
                     quad = lines
         out[i] = quad / 2.0
     return Quads(out, rigid)
+
+
+def _beyond(place: F64, start: tuple[float, float]) -> bool:
+    """Whether ``place`` lies outside the window ``SHIFTS`` searches around ``start``
+    (board px both): within it, the search from ``start`` already weighed that outline."""
+    reach = float(np.abs(SHIFTS).max()) / 2.0
+    return bool(np.abs(np.asarray(place) - np.asarray(start)).max() > reach)
 
 
 def off_size(quads: F64) -> NDArray[np.bool_]:

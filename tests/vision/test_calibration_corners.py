@@ -153,6 +153,35 @@ def test_a_settled_card_moves_to_a_far_stronger_outline() -> None:
     assert np.abs(settled - truth)[:, 1].min() > 3.0
 
 
+def test_a_card_found_before_beyond_the_search_is_searched_there_too() -> None:
+    # A card laid well off its column (demo table 18's island 22, 7 mm left) and a guess
+    # for it that falls 9 board px short, beyond the rigid search's reach (6 board px):
+    # from the guess alone the outline settles on the wrong place; where an earlier board
+    # found the card, it is searched there too and its own outline wins.
+    card = np.array([[40.0, 40.0], [124.0, 40.0], [124.0, 124.0], [40.0, 124.0]]) - 0.5
+    fine = _fine_board(card)
+    truth = card / 2.0
+    _, size = _first_guess(truth)
+    short = truth.mean(axis=0)[None] + np.array([[9.0, 0.0]])
+    alone = find_quads(fine, short, size).corners[0]
+    helped = find_quads(fine, short, size, before=truth.mean(axis=0)[None] + 0.7).corners[0]
+    assert np.abs(alone - truth).max() > 2.0
+    assert np.abs(helped - truth).max() < 0.5
+    # where the guess lies on an outline about as strong (as likely the card: a rim's or
+    # a gap's width off), the card is not moved: that takes one MOVE_FOR times stronger
+    other = card + np.array([100.0, 0.0])
+    fainter = TABLE + 0.9 * (_fine_board(other, (220, 260)) - TABLE)  # the truth 1.1x
+    both = np.maximum(_fine_board(card, (220, 260)), fainter)
+    on_other = other.mean(axis=0)[None] / 2.0
+    stays = find_quads(both, on_other, size, before=truth.mean(axis=0)[None]).corners[0]
+    assert np.abs(stays - other / 2.0).max() < 0.5
+    # a settled card is not moved so (its first fit agreed with the lattice)
+    settled = find_quads(
+        fine, short, size, settled=np.array([True]), before=truth.mean(axis=0)[None]
+    ).corners[0]
+    assert np.abs(settled - truth).max() > 2.0
+
+
 def _deck_in_perspective(seed: int) -> np.ndarray:
     """(25, 4, 2) board-px quads of one deck on a board with perspective left: cards lower
     on the board are up to 6% bigger, each laid a little off its cell, sides within 0.2 px."""
