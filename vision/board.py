@@ -60,15 +60,11 @@ class BoardGeometry:
 
     def board_to_image(self, pts: F64) -> F64:
         """Full-resolution photo pixels of board points (N x 2)."""
-        m = self.lattice_to_image @ np.linalg.inv(self.lattice_to_board())
-        out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), m)
-        return out.reshape(-1, 2)
+        return _mapped(pts, self.lattice_to_image @ np.linalg.inv(self.lattice_to_board()))
 
     def image_to_board(self, pts: F64) -> F64:
         """Board pixels of full-resolution photo points (N x 2)."""
-        m = self.lattice_to_board() @ np.linalg.inv(self.lattice_to_image)
-        out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), m)
-        return out.reshape(-1, 2)
+        return _mapped(pts, self.lattice_to_board() @ np.linalg.inv(self.lattice_to_image))
 
     def shrink_photo(self, image: U8) -> U8:
         if self.shrink == 1:
@@ -131,6 +127,12 @@ class BoardGeometry:
 
 BOARD_SOFTEN = 0.5  # board px: the sharpness of a fine board's pyramid step (Laplacian
 # variance 263 against 263 on a DEV photo; 405 unsoftened)
+
+
+def _mapped(pts: F64, homography: F64) -> F64:
+    """Points (N x 2) through a 3x3 homography."""
+    out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), homography)
+    return out.reshape(-1, 2)
 
 
 def choose_shrink(lattice_to_image: F64, pitch: int) -> int:
