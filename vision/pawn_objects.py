@@ -310,6 +310,15 @@ def second_look(
     # the mask's own objects, light's pixels and all (made for the first object too small)
     whole: tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]] | None = None
     grown_into: set[int] = set()
+
+    def taken_whole(s: Shape, least: float) -> tuple[Shape, NDArray[Any]] | None:
+        """``s`` taken whole (:func:`_opaque_whole`) and the labels it is one of."""
+        nonlocal whole
+        if whole is None:
+            whole = components(_opened(mask[::2, ::2] > 0))
+        grown = _opaque_whole(s, labels, whole, lab, expected, least, grown_into)
+        return None if grown is None else (grown, whole[1])
+
     doubts: set[Cell] = set()
     for s in shapes:
         on = [p for p, (x, y) in placed.items() if np.hypot(s.cx - x, s.cy - y) < TAKEN * pitch]
@@ -321,15 +330,27 @@ def second_look(
                 continue
         seen_as = labels
         if s.area < smallest:
-            if whole is None:
-                whole = components(_opened(mask[::2, ::2] > 0))
-            grown = _opaque_whole(s, labels, whole, lab, expected, smallest, grown_into)
+            grown = taken_whole(s, smallest)
             if grown is None:
                 trace.append((s.cx, s.cy, "small"))  # (no pawn's size, nor a rival's)
                 continue
-            s, seen_as = grown, whole[1]
+            s, seen_as = grown
         beside = cell_of(geometry, s.cx, s.cy).outside
         v = _verdict(s, lab, expected, seen_as, looks, learned_at, field, taken, pitch, beside)
+        if v.pawn is not None and seen_as is labels and s.area < MIN_AREA * looks.areas[v.pawn]:
+            # too small for the pawn whose colour it has, though not for every pawn: taken
+            # whole the same way (a dark pawn on a blue-grey card, part of him explained
+            # as shade: DEV seed 5 #160, x0.47 of Austro's object; `pawn_diag.py
+            # --read-only --n 480 --per-setup 6`, pawns right: DEV seed 5 +3, fresh
+            # 3000-3999 +5, 5000-5999 +2, 8000-8999 +1, held out 4000-4999 and 7000-7999
+            # +1; no pawn wrong or phantom more)
+            grown = taken_whole(s, MIN_AREA * float(looks.areas[v.pawn]))
+            if grown is not None:
+                s, seen_as = grown
+                beside = cell_of(geometry, s.cx, s.cy).outside
+                v = _verdict(
+                    s, lab, expected, seen_as, looks, learned_at, field, taken, pitch, beside
+                )
         trace.append((s.cx, s.cy, v.why))
         # (a faint object is the card's own light or art, not the pawn seen badly: counted
         # a rival, it left Borea named on another card missed, DEV seed 5 #298 and #344;
