@@ -617,9 +617,15 @@ def _told_apart(
     den = (sep * seen).sum(axis=2)
     rho = ((ej - ek) * seen).sum(axis=2) / np.maximum(den, 1e-6)
     # An island whose print was not framed at calibration was cut a few pixels off, or
-    # with the table in it: only a card far nearer the chosen print than its rules it out.
+    # with the table in it: only a card far nearer the chosen print than its rules it out,
+    # and only one that fits the chosen print closely as a whole, no block left out (as a
+    # card not framed must, `FIT_FRAMES`). A print cut far off tells every card apart
+    # from itself, its own island's too: fresh deck 7073's island 4, cut a quarter card
+    # off, ruled its own card out at 0.83 of the way to island 7's, whose print that card
+    # fitted but for its icon, two blocks left out of the fit: read as 7, sure.
+    whole = _fit_without(ev, choice, 0) <= FIT_FRAMES
     own = np.where(choice == cells, OWN_SIDE, SIDE)[:, None]
-    side = np.where(deck.framed[None, :], own, UNFRAMED_SIDE)
+    side = np.where(deck.framed[None, :], own, np.where(whole, UNFRAMED_SIDE, np.inf)[:, None])
     apart = den / p >= MIN_APART
     told = apart & (rho >= side)
     favours = apart & (rho <= -SIDE) & deck.framed[None, :]
