@@ -308,20 +308,26 @@ def test_an_object_too_small_for_the_pawn_whose_colour_it_has_is_taken_whole(
     # #160: Austro, dark on a blue-grey card, part of him explained as shade; the object
     # left is 0.47 of his at calibration, too small for him though not for every pawn. It
     # is taken whole the way an object too small for any pawn is, and named.
+    taken_whole = pawn_objects._opaque_whole
+    sizes: list[float] = []  # the least size each object taken whole had to reach
+
+    def asked(*args: Any) -> Any:
+        sizes.append(args[5])
+        return taken_whole(*args)
+
+    monkeypatch.setattr(pawn_objects, "_opaque_whole", asked)
     scene, found = _dev_reading(160, True, monkeypatch)
     assert found[Spirit.AUSTRO] == scene.pawns[Spirit.AUSTRO]
-    sizes: list[float] = []  # the least size each object taken whole had to reach
-    taken_whole = pawn_objects._opaque_whole
+    # the rule before this one asks for the smallest pawn's size, the least of all
+    assert len(set(sizes)) > 1
+    smallest = min(sizes)
 
     def only_below_every_pawn(*args: Any) -> Any:
-        # the rule before this one asks for the smallest pawn's size, the least of all
-        sizes.append(args[5])
-        return taken_whole(*args) if args[5] <= min(sizes) else None
+        return taken_whole(*args) if args[5] <= smallest else None
 
     monkeypatch.setattr(pawn_objects, "_opaque_whole", only_below_every_pawn)
     _, without = _dev_reading(160, True, monkeypatch)
     assert Spirit.AUSTRO not in without
-    assert len(set(sizes)) > 1  # the rule was asked, and refused here
 
 
 @pytest.mark.slow
