@@ -341,9 +341,9 @@ def second_look(
             # too small for the pawn whose colour it has, though not for every pawn: taken
             # whole the same way (a dark pawn on a blue-grey card, part of him explained
             # as shade: DEV seed 5 #160, x0.47 of Austro's object; `pawn_diag.py
-            # --read-only --n 480 --per-setup 6`, pawns right: DEV seed 5 +3, fresh
-            # 3000-3999 +5, 5000-5999 +2, 8000-8999 +1, held out 4000-4999 and 7000-7999
-            # +1; no pawn wrong or phantom more)
+            # --read-only --n 480 --per-setup 6` at 2deedca, pawns right: DEV seed 5 +3,
+            # fresh 3000-3999 +5, 5000-5999 +2, 8000-8999 +1, held out 4000-4999 +1 and
+            # 7000-7999 +2; no pawn wrong or phantom more)
             grown = taken_whole(s, MIN_AREA * float(looks.areas[v.pawn]))
             if grown is not None:
                 s, seen_as = grown

@@ -469,7 +469,9 @@ def certain(
     differ clearly (``colour``: costs in units of the deck's typical difference) and its
     print fits the card worse than ``k``'s (colour only demotes), or when
     the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``
-    (``OWN_SIDE`` when ``k`` is the island that lay in cell ``i`` at calibration), on
+    (``OWN_SIDE`` when ``k`` is the island that lay in cell ``i`` at calibration;
+    ``UNFRAMED_SIDE`` when ``j``'s print was not framed, and only for a card fitting
+    ``k``'s print closely as a whole), on
     blocks that fit one of the two (an object over a block says nothing) and that still
     hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
     an island surely seen in another cell is ruled out too: a pawn over one of two
