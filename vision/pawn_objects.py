@@ -514,7 +514,9 @@ def _colour_name(
     dist = np.where(
         GREY_PAWNS,
         _colour_offs(whole, looks.colours, lights),
-        _colour_offs(core, looks.colours, lights),
+        np.minimum(
+            _colour_offs(core, looks.colours, lights), _lit_offs(core, looks.colours, lights)
+        ),
     )
     order = np.argsort(dist)
     best, second = int(order[0]), float(dist[order[1]])
@@ -526,6 +528,29 @@ def _colour_name(
     if second < MARGIN * dist[best] + MARGIN_FLOOR:
         return None, f"two colours close ({name} {dist[best]:.1f}, {second:.1f})"
     return best, f"{name}'s colour ({dist[best]:.1f}, next {second:.1f})"
+
+
+def _lit_offs(colour: F32, learned: F32, lights: list[float]) -> F64:
+    """(pawns,) Lab distance of a coloured object's median from each pawn's learned colour
+    with white added: the learned colour in the camera's RGB at the light there (within
+    ``SLACK``), plus up to ``SHEEN`` of white, no channel past white.
+
+    A pawn is a glossy body: a lamp's reflection on it, or glare over it, adds the light's
+    white to its own colour (the dichromatic reflection model), which Lab scaling
+    (``_colour_offs``) does not follow. Jugo on DEV seed 5 #211 and #307 read 20 and 33
+    Lab off his learned colour, lighter by 26-31 L with his hue nearly kept; with white
+    added, 4 and 8. No mix is taken past white: an orange pawn under brighter light does
+    turn yellow as its red clips, but a yellow card's art looks the same (fresh deck 8039
+    #237 was named Jugo, 3 Lab from his colour so clipped)."""
+    bgr = cv2.cvtColor(np.ascontiguousarray(learned, np.float32)[:, None, :], cv2.COLOR_Lab2BGR)
+    gains = np.asarray(lights, np.float32)[:, None] * np.asarray(SLACK, np.float32)[None, :]
+    lit = bgr[:, None, None, 0, :] * gains[:, :, None, None] + SHEEN[None, None, :, None]
+    lit = lit.reshape(len(learned), -1, 3)
+    past_white = lit.max(axis=2) > 1.0
+    d = np.linalg.norm(cv2.cvtColor(np.clip(lit, 0.0, 1.0), cv2.COLOR_BGR2Lab) - colour, axis=2)
+    d[past_white] = np.inf
+    out: F64 = d.min(axis=1).astype(np.float64)
+    return out
 
 
 def _card_moved(lab: F32, expected: F32, inside: NDArray[np.bool_], x0: int, y0: int) -> float:
@@ -574,6 +599,9 @@ def _colour_offs(colour: F32, learned: F32, lights: list[float]) -> F64:
 
 CLOSE_PX = 3  # half-res px: the gaps light leaves inside a pawn (+7 pawns on the four tuning sets)
 SLACK = (0.92, 1.0, 1.08)  # the light field's error allowed for
+# White a lamp's reflection adds to a coloured pawn (see _lit_offs), in shares of each
+# channel's full scale
+SHEEN = np.array([0.0, 0.08, 0.16, 0.24, 0.32], np.float32)
 TAKEN = 0.35  # cells: an object this close to a pawn found is that one
 GEM_TAKEN = 0.15  # cells: ...to a gem found (a synthetic gem is 12 mm across, a cell 65-100)
 # share of its box an object fills: the second look's own bound since it came (5914efb),

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from zefiria.engine.spirits import Spirit
+from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 from zefiria.vision import calibrate as calibrate_module
 from zefiria.vision import pawn_objects, reader
@@ -68,10 +68,16 @@ def _put(
     lab[y - 7 : y + 7, x - 6 : x + 6] = np.array(colour, np.float32) + noise
 
 
-def _look(lab: np.ndarray, expected: np.ndarray, field: LightField = FLAT, missing=None) -> dict:
+def _look(
+    lab: np.ndarray,
+    expected: np.ndarray,
+    field: LightField = FLAT,
+    missing=None,
+    looks: PawnLooks = LOOKS,
+) -> dict:
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
     placed = {} if missing is None else {s: (0.0, 0.0) for s in Spirit if s not in missing}
-    look = second_look(lab, expected, mask, LOOKS, _learned_at(), field, placed, [], _geometry())
+    look = second_look(lab, expected, mask, looks, _learned_at(), field, placed, [], _geometry())
     return {s.spirit: s.position for s in look.seen}
 
 
@@ -443,3 +449,34 @@ def test_a_grey_pawn_is_still_named_by_its_whole_object() -> None:
     lab = expected.copy()
     _put(lab, g.cell_centre((2, 2)), (60.0, 0.0, -10.0))
     assert _look(lab, expected) == {Spirit.BOREA: Position((2, 2))}
+
+
+def test_a_coloured_pawn_with_a_lamps_reflection_on_it_is_named() -> None:
+    # DEV seed 5 #211: Jugo learned at (42, 29, 45.8); his object's core read (67.9, 22.9,
+    # 48.5), 20 Lab off, lighter with his hue nearly kept: his colour with white added
+    looks = _with_colour(Spirit.JUGO, (42.0, 29.0, 45.8))
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _put(lab, g.cell_centre((3, 2)), (67.9, 22.9, 48.5))
+    assert _look(lab, expected, looks=looks) == {Spirit.JUGO: Position((3, 2))}
+
+
+def test_an_orange_pawns_colour_taken_past_white_names_no_yellow_object() -> None:
+    # Fresh deck 8039 #237: Jugo learned bright orange, (70.1, 34.7, 70.3); a yellow
+    # card's art under 1.2 times that light, (83.5, 1.8, 68.7), is his colour so lit with
+    # its red clipped, and was named Jugo. A mix past white is not taken.
+    looks = _with_colour(Spirit.JUGO, (70.1, 34.7, 70.3))
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    at = g.cell_centre((3, 0))
+    _put(lab, at, (83.5, 1.8, 68.7))
+    field = _brighter(at, tuple(_learned_at()[1]), 1.2)
+    assert _look(lab, expected, field, looks=looks) == {}
+
+
+def _with_colour(spirit: Spirit, colour: tuple[float, float, float]) -> PawnLooks:
+    colours = LOOKS.colours.copy()
+    colours[CALIBRATION_ORDER.index(spirit)] = colour
+    return PawnLooks(colours, LOOKS.areas, LOOKS.offsets)
