@@ -543,6 +543,8 @@ def _lit_offs(colour: F32, learned: F32, lights: list[float]) -> F64:
     turn yellow as its red clips, but a yellow card's art looks the same (fresh deck 8039
     #237 was named Jugo, 3 Lab from his colour so clipped)."""
     bgr = cv2.cvtColor(np.ascontiguousarray(learned, np.float32)[:, None, :], cv2.COLOR_Lab2BGR)
+    # (the field's ratio is of (L + 16), taken as the RGB gain: sRGB grows about as its
+    # 1.36th power, so a tenth more light is a gain of 1.14, within SLACK of 1.1)
     gains = np.asarray(lights, np.float32)[:, None] * np.asarray(SLACK, np.float32)[None, :]
     lit = bgr[:, None, None, 0, :] * gains[:, :, None, None] + SHEEN[None, None, :, None]
     lit = lit.reshape(len(learned), -1, 3)
