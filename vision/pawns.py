@@ -93,7 +93,7 @@ def learn_pawns(
         # #270, #396: Borea, Etesia and Jugo learned from a lamp's reflection beside them).
         glare = glare_added(lab[y0:y1, x0:x1], ref[y0:y1, x0:x1])
         k = _least_glare(labels, stats, glare, 0.02 * card_area)
-        if float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
+        if k == 0 or float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
             raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
         ys, xs = np.nonzero(labels == k)
         glared = glare[ys, xs] if spirit is not Spirit.BOREA else np.zeros(len(ys), bool)
@@ -152,8 +152,8 @@ def learn_pawns(
     typical = float(np.median(areas))
     for i, spirit in enumerate(CALIBRATION_ORDER):
         if areas[i] > MAX_AREA_SPREAD * typical:
-            # The pawns are about the same size: a much bigger "pawn" is glare or a shadow
-            # that moved between the photos.
+            # The pawns are about the same size: a "pawn" several times the others' is
+            # glare or a shadow that moved between the photos (see MAX_AREA_SPREAD).
             raise CalibrationError(
                 f"pawns photo: {spirit.title} on island {i + 1} looks far bigger than the "
                 "other pawns (glare or shadow there? retake both photos)"
@@ -190,29 +190,56 @@ def _bgr255(lab: F32) -> F32:
     return out
 
 
+def _sliver(stat: NDArray[Any]) -> bool:
+    """Whether a component (its stats row) is a strip: ``STRIP_ASPECT`` times as long as
+    it is wide or more."""
+    w, h = int(stat[cv2.CC_STAT_WIDTH]), int(stat[cv2.CC_STAT_HEIGHT])
+    return max(w, h) >= STRIP_ASPECT * max(min(w, h), 1)
+
+
 def _least_glare(
     labels: NDArray[Any], stats: NDArray[Any], glare: NDArray[np.bool_], least: float
 ) -> int:
-    """The biggest component (label) of at least ``least`` px of which less than
-    ``GLARE_PART`` is glare, or the biggest of all when there is none (the white pawn on a
-    grey card is all like white added)."""
-    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+    """The biggest component (label) of at least ``least`` px, shaped like a pawn, of which
+    less than ``GLARE_PART`` is glare, or the biggest pawn-shaped one when there is none
+    (the white pawn on a grey card is all like white added); 0 when every one is a sliver.
+
+    A sliver is no pawn: a card nudged between the photos changes along its edge (fresh
+    deck 5017, seed 13, session of #102: Jugo learned from an 11 x 40 px strip beside him
+    on island 2, 2.6 times the other pawns' size, then read a cell off and seen where no
+    pawn stood).
+    """
+    order = [int(k) for k in np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1 if not _sliver(stats[k])]
+    if not order:
+        return 0
     share = np.bincount(labels[glare], minlength=len(stats)) / np.maximum(
         stats[:, cv2.CC_STAT_AREA], 1
     )
     for k in order:
         if stats[k, cv2.CC_STAT_AREA] >= least and share[k] < GLARE_PART:
-            return int(k)
-    return int(order[0])
+            return k
+    return order[0]
 
 
+# A pawn's part of the change is at most about three times as wide as high, seen flat
+# from a low camera (DEV seed 41 and fresh 3000-3999 seed 41, 240 sessions, 1,840 parts
+# learned: 3.17 at most, Borea 19 x 6 px; taller than wide, 1.73); deck 5017's strip was
+# 3.64. (The reading's :func:`.pawn_shape.thin` is on half-res px, where a 17 x 7 pawn's
+# box rounds to 8 x 3: as the bound here it refused three sessions of fresh decks 5000-5999
+# and 8000-8999 calibrated before, among them deck 8032's, its 17 pawns all read right.)
+STRIP_ASPECT = 3.4
 GLARE_RISE = 15.0  # of 255: a smaller rise is noise or the light drifting between photos
 GLARE_EVEN = 0.3  # x the rise: how unevenly the channels may rise and still be white added
 GLARE_PART = 0.8  # share of a part that is glare for it to be passed over as no pawn
 GLARE_OVER = 0.4  # share of a coloured pawn's part that is glare: the glare is over it (see docs)
 SHADOW_HUE = 6.0  # Lab a*b* off the card's own, scaled by the darkening, still a shadow
 SHADOW_DROP = 8.0  # L: a shadow is at least this much darker than the card
-MAX_AREA_SPREAD = 2.2  # x the pawns' median blob area
+# x the pawns' median blob area. Pawns differ in how much of them shows their colour (a
+# round orange top is all Jugo's, a grey pawn's shaded side is no one's): DEV seed 41 and
+# fresh 3000-3999 seed 41 (240 sessions) had pawns up to 2.52 times the median, then none
+# from 2.52 to 3.42; those beyond that were looked at were glare that moved (fresh deck
+# 3109, #436) or a blob joined to dark art (DEV seed 5, #174: Austro, 5.6 times).
+MAX_AREA_SPREAD = 3.0
 UNLIKE_CARD = 12.0  # Lab: a learned pawn colour at least this far from the card beneath
 # Quantile of the blob's change from the card above which its pixels teach the colour: only
 # the fringe is left out. On a light card a pawn's shaded side changes most; learning from
