@@ -77,6 +77,7 @@ def learn_pawns(
     icovs = np.zeros((5, 3, 3), np.float32)
     offsets = np.zeros((5, 2))
     areas = np.zeros(5)
+    strips = np.zeros(5, bool)
     for i, spirit in enumerate(CALIBRATION_ORDER):
         cx, cy = centres[i]
         # The pawn is what changed most on its card (a standing pawn seen at an angle may
@@ -93,8 +94,9 @@ def learn_pawns(
         # #270, #396: Borea, Etesia and Jugo learned from a lamp's reflection beside them).
         glare = glare_added(lab[y0:y1, x0:x1], ref[y0:y1, x0:x1])
         k = _least_glare(labels, stats, glare, 0.02 * card_area)
-        if k == 0 or float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
+        if float(stats[k, cv2.CC_STAT_AREA]) < 0.02 * card_area:
             raise CalibrationError(f"pawns photo: {spirit.title} missing on island {i + 1}")
+        strips[i] = _strip(stats[k])
         ys, xs = np.nonzero(labels == k)
         glared = glare[ys, xs] if spirit is not Spirit.BOREA else np.zeros(len(ys), bool)
         if glared.mean() > GLARE_OVER:
@@ -151,9 +153,12 @@ def learn_pawns(
         offsets[i] = (x - cx, y - cy)
     typical = float(np.median(areas))
     for i, spirit in enumerate(CALIBRATION_ORDER):
-        if areas[i] > MAX_AREA_SPREAD * typical:
+        if areas[i] > MAX_AREA_SPREAD * typical or (
+            strips[i] and areas[i] > STRIP_SPREAD * typical
+        ):
             # The pawns are about the same size: a "pawn" several times the others' is
-            # glare or a shadow that moved between the photos (see MAX_AREA_SPREAD).
+            # glare or a shadow that moved between the photos, and a big one learned from
+            # a strip of change is a card nudged between them (see STRIP_ASPECT).
             raise CalibrationError(
                 f"pawns photo: {spirit.title} on island {i + 1} looks far bigger than the "
                 "other pawns (glare or shadow there? retake both photos)"
@@ -190,44 +195,39 @@ def _bgr255(lab: F32) -> F32:
     return out
 
 
-def _sliver(stat: NDArray[Any]) -> bool:
+def _least_glare(
+    labels: NDArray[Any], stats: NDArray[Any], glare: NDArray[np.bool_], least: float
+) -> int:
+    """The biggest component (label) of at least ``least`` px of which less than
+    ``GLARE_PART`` is glare, or the biggest of all when there is none (the white pawn on a
+    grey card is all like white added)."""
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+    share = np.bincount(labels[glare], minlength=len(stats)) / np.maximum(
+        stats[:, cv2.CC_STAT_AREA], 1
+    )
+    for k in order:
+        if stats[k, cv2.CC_STAT_AREA] >= least and share[k] < GLARE_PART:
+            return int(k)
+    return int(order[0])
+
+
+def _strip(stat: NDArray[Any]) -> bool:
     """Whether a component (its stats row) is a strip: ``STRIP_ASPECT`` times as long as
     it is wide or more."""
     w, h = int(stat[cv2.CC_STAT_WIDTH]), int(stat[cv2.CC_STAT_HEIGHT])
     return max(w, h) >= STRIP_ASPECT * max(min(w, h), 1)
 
 
-def _least_glare(
-    labels: NDArray[Any], stats: NDArray[Any], glare: NDArray[np.bool_], least: float
-) -> int:
-    """The biggest component (label) of at least ``least`` px, shaped like a pawn, of which
-    less than ``GLARE_PART`` is glare, or the biggest pawn-shaped one when there is none
-    (the white pawn on a grey card is all like white added); 0 when every one is a sliver.
-
-    A sliver is no pawn: a card nudged between the photos changes along its edge (fresh
-    deck 5017, seed 13, session of #102: Jugo learned from an 11 x 40 px strip beside him
-    on island 2, 2.6 times the other pawns' size, then read a cell off and seen where no
-    pawn stood).
-    """
-    order = [int(k) for k in np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1 if not _sliver(stats[k])]
-    if not order:
-        return 0
-    share = np.bincount(labels[glare], minlength=len(stats)) / np.maximum(
-        stats[:, cv2.CC_STAT_AREA], 1
-    )
-    for k in order:
-        if stats[k, cv2.CC_STAT_AREA] >= least and share[k] < GLARE_PART:
-            return k
-    return order[0]
-
-
 # A pawn's part of the change is at most about three times as wide as high, seen flat
 # from a low camera (DEV seed 41 and fresh 3000-3999 seed 41, 240 sessions, 1,840 parts
-# learned: 3.17 at most, Borea 19 x 6 px; taller than wide, 1.73); deck 5017's strip was
-# 3.64. (The reading's :func:`.pawn_shape.thin` is on half-res px, where a 17 x 7 pawn's
-# box rounds to 8 x 3: as the bound here it refused three sessions of fresh decks 5000-5999
-# and 8000-8999 calibrated before, among them deck 8032's, its 17 pawns all read right.)
+# learned: 3.17 at most, Borea 19 x 6 px; taller than wide, 1.73). A card nudged between
+# the photos changes in a strip along its edge: fresh deck 5017 (seed 13, session of #102)
+# had Jugo, on a yellow card, learned from an 11 x 40 px strip beside him (3.64), 2.56
+# times the other pawns' size; accepted, he was read a cell off and seen where no pawn
+# stood. A pawn over STRIP_SPREAD times the others' learned from a strip is refused. Only
+# a big one: as a test of every pawn it refused an EVAL session calibrated before (Borea).
 STRIP_ASPECT = 3.4
+STRIP_SPREAD = 2.2  # x the median (the bound on every pawn before MAX_AREA_SPREAD's 3.0)
 GLARE_RISE = 15.0  # of 255: a smaller rise is noise or the light drifting between photos
 GLARE_EVEN = 0.3  # x the rise: how unevenly the channels may rise and still be white added
 GLARE_PART = 0.8  # share of a part that is glare for it to be passed over as no pawn
