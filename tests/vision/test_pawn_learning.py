@@ -9,8 +9,9 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.grid_locator import to_lab
 from zefiria.vision.pawns import _least_glare, _strip, glare_added
+from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
-from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
+from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -70,15 +71,7 @@ def test_a_pawn_far_bigger_than_the_others_in_its_colour_is_learned_and_found() 
     profile = calibrate(solved.image, pawns.image)
     areas = profile.pawn_areas
     assert areas[CALIBRATION_ORDER.index(Spirit.JUGO)] > 2.2 * float(np.median(areas))
-    found = 0
-    for sample in photos:
-        reading = read_table(sample.render().image, profile)
-        assert all(sample.scene.pawns.get(p) == at for p, at in reading.pawns.items())
-        where = sample.scene.pawns.get(Spirit.JUGO)
-        if where is not None:
-            assert reading.pawns.get(Spirit.JUGO) == where
-            found += 1
-    assert found == 4
+    assert _found_where_it_stands(Spirit.JUGO, photos, profile) == 4
 
 
 @pytest.mark.slow
@@ -103,16 +96,22 @@ def test_a_pawn_beside_glare_in_the_pawns_photo_is_learned_and_found() -> None:
     profile = calibrate(solved.image, pawns.image)
     etesia = profile.pawn_colours[CALIBRATION_ORDER.index(Spirit.ETESIA)]
     assert etesia[1] < -20.0  # green, as the pawn is
+    # (#271, #273, #275; a hand is over it in #274)
+    assert _found_where_it_stands(Spirit.ETESIA, photos, profile) == 3
+
+
+def _found_where_it_stands(spirit: Spirit, photos: list[Sample], profile: Profile) -> int:
+    """In how many photos ``spirit`` was read where it stands (no hand over it), asserting
+    that it is found in each and that no pawn is reported where it does not stand."""
     found = 0
     for sample in photos:
         reading = read_table(sample.render().image, profile)
-        # no pawn reported where it does not stand
         assert all(sample.scene.pawns.get(p) == at for p, at in reading.pawns.items())
-        where = sample.scene.pawns.get(Spirit.ETESIA)
+        where = sample.scene.pawns.get(spirit)
         if where is not None and where.cell not in set(reading.hand or ()):
-            assert reading.pawns.get(Spirit.ETESIA) == where
+            assert reading.pawns.get(spirit) == where
             found += 1
-    assert found == 3  # (#271, #273, #275; a hand is over it in #274)
+    return found
 
 
 @pytest.mark.slow
