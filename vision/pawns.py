@@ -237,8 +237,8 @@ SHADOW_DROP = 8.0  # L: a shadow is at least this much darker than the card
 # x the pawns' median blob area. Pawns differ in how much of them shows their colour (a
 # round orange top is all Jugo's, a grey pawn's shaded side is no one's): DEV seed 41 and
 # fresh 3000-3999 seed 41 (240 sessions) had pawns up to 2.52 times the median, then none
-# from 2.52 to 3.42; those beyond that were looked at were glare that moved (fresh deck
-# 3109, #436) or a blob joined to dark art (DEV seed 5, #174: Austro, 5.6 times).
+# from 2.52 to 3.42; the one beyond that I looked at was glare that moved (fresh deck
+# 3109, #436). (DEV seed 5's #174, Austro 5.6 times: his blob joined to dark art.)
 MAX_AREA_SPREAD = 3.0
 UNLIKE_CARD = 12.0  # Lab: a learned pawn colour at least this far from the card beneath
 # Quantile of the blob's change from the card above which its pixels teach the colour: only
