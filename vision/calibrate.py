@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE
 
 from .board import BoardGeometry, choose_shrink
-from .calibration_glare import clear_glare
+from .calibration_glare import clear_glare, glare_moved_off
 from .card_identity import (
     coarse_costs,
     crop_cards,
@@ -211,7 +211,9 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     spread = float(np.median(np.abs(calm - med))) + 1e-3
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    colours, icovs, offsets, areas = learn_pawns(lab2, as_taken, res, mask, centres, cw * ch, PITCH)
+    colours, icovs, offsets, areas = learn_pawns(
+        lab2, as_taken, res, mask, centres, cw * ch, PITCH, glare_moved_off(as_taken, lab2)
+    )
     looks = learn_looks(lab2, as_taken, mask, centres, offsets, colours)
 
     profile = Profile(

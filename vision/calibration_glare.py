@@ -63,6 +63,12 @@ def clear_glare(
     return fixed, to_lab(fixed)
 
 
+def glare_moved_off(solved: F32, pawns: F32) -> NDArray[np.bool_]:
+    """Per board pixel (Lab), whether the ``solved`` photo shows the ``pawns`` photo lit:
+    glare there, gone in the pawns photo (see :func:`.pawns.learn_pawns`)."""
+    return _lit(solved, pawns)
+
+
 def _lit(seen: F32, base: F32) -> NDArray[np.bool_]:
     """Per pixel (Lab), whether ``seen`` is ``base`` under added light: lighter by a
     shadow's drop, its hue kept and its colour as strong or paler (a*b* the base's scaled by

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.engine.spirits import Spirit
-from zefiria.vision.calibration_glare import clear_glare
+from zefiria.vision.calibration_glare import clear_glare, glare_moved_off
 from zefiria.vision.gems import _glare_gone
 from zefiria.vision.grid_locator import to_lab
 
@@ -63,6 +63,19 @@ def test_what_is_not_the_other_photo_lit_is_kept() -> None:
     solved[20:40, 100:120] = (solved[20:40, 100:120] * 0.6).astype(np.uint8)
     fixed, _ = clear_glare(solved, to_lab(solved), to_lab(pawns), where, CARD)
     assert np.array_equal(fixed, solved)
+
+
+def test_glare_moved_off_a_card_is_told_from_a_pawn_standing_there() -> None:
+    # Per pixel: the solved photo's card lit, the pawns photo's unlit, is glare moved off;
+    # a pawn on the card there (orange, navy) is not, though the card is lighter than it.
+    def lab(bgr: tuple[int, int, int]) -> np.ndarray:
+        return to_lab(np.full((1, 1, 3), bgr, np.uint8))
+
+    yellow, lit = (60, 200, 210), (130, 240, 245)
+    assert glare_moved_off(lab(lit), lab(yellow)).all()
+    assert not glare_moved_off(lab(yellow), lab(yellow)).any()
+    assert not glare_moved_off(lab(lit), lab((40, 140, 240))).any()
+    assert not glare_moved_off(lab(lit), lab((70, 40, 30))).any()
 
 
 def test_a_shadow_over_the_cards_in_the_pawns_photo_is_not_copied() -> None:
