@@ -96,23 +96,37 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     # unless the free one's prints line up better with the deck's outline...
     rigid = _fit_cards(solved, fit, free=False)
     free = _fit_cards(solved, fit, free=True)
+    try:
+        return _choose(rigid, free, solved, pawns, glare_again=False)
+    except CalibrationError as refused:
+        # Only a session refused whole has its pawns learned again without the solved
+        # photo's glare gone from the pawns photo (pawns.learn_pawns): let into every
+        # session, it changed which fit some kept (fresh deck 4045: a phantom Etesia).
+        try:
+            return _choose(rigid, free, solved, pawns, glare_again=True)
+        except CalibrationError:
+            raise refused from None
+
+
+def _choose(rigid: CardFit, free: CardFit, solved: U8, pawns: U8, glare_again: bool) -> Profile:
+    """The profile of the fit of the cards to keep, or :class:`CalibrationError`."""
     if not _misfit(free.deck) < _misfit(rigid.deck):
-        return _profile(rigid, solved, pawns)[0]
+        return _profile(rigid, solved, pawns, glare_again)[0]
     # ...and reads its own pawns photo back with no more cells in doubt: the free lattice's
     # perspective comes from the cards' areas, which a striped table can mislead while the
     # prints still line up (DEV seed 22 session 10: 97 cells of 194 right instead of 138).
     try:
-        kept, doubt = _profile(free, solved, pawns)
+        kept, doubt = _profile(free, solved, pawns, glare_again)
     except CalibrationError as refused:
         try:
-            return _profile(rigid, solved, pawns)[0]
+            return _profile(rigid, solved, pawns, glare_again)[0]
         except CalibrationError:
             # Both refused: the free fit is the one whose prints line up, so its reason is
             # the one to act on (fresh design 5017: a pawns photo to retake, where the rigid
             # fit's "cards' edges not found" would have the player re-lay the cards).
             raise refused from None
     try:
-        other, other_doubt = _profile(rigid, solved, pawns)
+        other, other_doubt = _profile(rigid, solved, pawns, glare_again)
     except CalibrationError:
         return kept
     # An island whose print neither fit framed is a card in doubt in every reading to come,
@@ -138,9 +152,12 @@ def islands_in_doubt(profile: Profile) -> list[int]:
     return [int(i) + 1 for i in np.flatnonzero(~PrintDeck(profile.card_prints).framed)]
 
 
-def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
+def _profile(
+    cards: CardFit, solved: U8, pawns: U8, glare_again: bool = False
+) -> tuple[Profile, int]:
     """The profile of one fit of the cards, and how many cells it leaves in doubt when it
-    reads its own pawns photo back; or :class:`CalibrationError`."""
+    reads its own pawns photo back; or :class:`CalibrationError`. ``glare_again``: pawns
+    refused are learned again without glare gone from the pawns photo."""
     geometry, board, lab, quads = cards.geometry, cards.board, cards.lab, cards.quads
     prints, deck = cards.prints, cards.deck
     board2 = geometry.warp(pawns)
@@ -212,7 +229,14 @@ def _profile(cards: CardFit, solved: U8, pawns: U8) -> tuple[Profile, int]:
     mask: U8 = (res > med + 6.0 * spread).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours, icovs, offsets, areas = learn_pawns(
-        lab2, as_taken, res, mask, centres, cw * ch, PITCH, glare_moved_off(as_taken, lab2)
+        lab2,
+        as_taken,
+        res,
+        mask,
+        centres,
+        cw * ch,
+        PITCH,
+        glare_moved_off(as_taken, lab2) if glare_again else None,
     )
     looks = learn_looks(lab2, as_taken, mask, centres, offsets, colours)
 

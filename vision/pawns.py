@@ -70,17 +70,20 @@ def learn_pawns(
     centres: F64,
     card_area: float,
     pitch: int,
-    glare_moved_off: NDArray[np.bool_],
+    glare_moved_off: NDArray[np.bool_] | None = None,
 ) -> tuple[F32, F32, F64, F64]:
     """Colour, blob offset and blob area of each pawn standing on islands 1..5.
 
     ``lab`` is the pawns photo's board, ``ref`` the solved photo's, ``res`` their residual
     and ``mask`` its significant part; ``centres`` are the cards' centres (board px);
-    ``glare_moved_off`` marks where the solved photo is the pawns photo lit. Raises the
-    calibration's error when a pawn cannot be learned.
+    ``glare_moved_off``, if given, marks where the solved photo is the pawns photo lit,
+    for pawns refused to be learned again without it. Raises the calibration's error when
+    a pawn cannot be learned.
     """
     from .calibrate import CalibrationError  # (calibrate imports this module)
 
+    if glare_moved_off is None:
+        return _learn_pawns(lab, ref, res, mask, centres, card_area, pitch, None)
     args = (centres, card_area, pitch, glare_moved_off)
     try:
         return _learn_pawns(lab, ref, res, mask, *args)
@@ -107,7 +110,7 @@ def _learn_pawns(
     centres: F64,
     card_area: float,
     pitch: int,
-    glare_moved_off: NDArray[np.bool_],
+    glare_moved_off: NDArray[np.bool_] | None,
 ) -> tuple[F32, F32, F64, F64]:
     """:func:`learn_pawns` from the change ``res`` and its significant part ``mask``."""
     from .calibrate import CalibrationError  # (calibrate imports this module)
@@ -189,7 +192,7 @@ def _learn_pawns(
     # is measured again without it, his colour as learned: with every pawn learned again
     # without it, 3064's Borea was missed in one photo of four, and 3077 refused.
     big = areas > MAX_AREA_SPREAD * typical
-    if big.any():
+    if big.any() and glare_moved_off is not None:
         again = _blobs(lab, ref, mask & ~glare_moved_off, colours, icovs, strict=False)
         for i in np.flatnonzero(big).tolist():
             blob = _own_blob(again[i], centres[i], card_area, pitch)
