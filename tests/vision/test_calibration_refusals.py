@@ -83,7 +83,10 @@ def test_when_both_fits_are_refused_the_better_fits_reason_is_given(
     # not to lay the cards out again (fresh design 5017, seed 13).
     from zefiria.vision import calibrate as cal
 
-    def profile(cards: _Fit, solved: np.ndarray, pawns: np.ndarray) -> tuple[Profile, int]:
+    def profile(
+        cards: _Fit, solved: np.ndarray, pawns: np.ndarray, glare_again: bool
+    ) -> tuple[Profile, int]:
+        # (refused the same way when the pawns are learned again without glare gone)
         if cards.name == "free":
             raise CalibrationError("pawns photo: Jugo on island 2 looks far bigger")
         raise CalibrationError("solved photo: the cards' edges were not found precisely")
