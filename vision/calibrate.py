@@ -152,9 +152,7 @@ def islands_in_doubt(profile: Profile) -> list[int]:
     return [int(i) + 1 for i in np.flatnonzero(~PrintDeck(profile.card_prints).framed)]
 
 
-def _profile(
-    cards: CardFit, solved: U8, pawns: U8, glare_again: bool = False
-) -> tuple[Profile, int]:
+def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[Profile, int]:
     """The profile of one fit of the cards, and how many cells it leaves in doubt when it
     reads its own pawns photo back; or :class:`CalibrationError`. ``glare_again``: pawns
     refused are learned again without glare gone from the pawns photo."""
