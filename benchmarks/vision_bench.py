@@ -76,6 +76,18 @@ def calibrated(samples: Iterable[Sample]) -> Iterator[tuple[Sample, Profile | No
         yield sample, profile
 
 
+def cpu_model() -> str:
+    """The processor's name (Linux's /proc/cpuinfo): results move between host CPUs, so a
+    figure is only comparable with one measured on the same model."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def design_range(text: str) -> tuple[int, ...]:
     """``"A-B"`` as design seeds A..B, refused if it shares a deck with DEV or EVAL."""
     try:
@@ -263,7 +275,8 @@ def main() -> int:
         f"Command: `taskset -c 1 .venv/bin/python benchmarks/vision_bench.py --write` "
         f"(`--n {args.n} --seed {args.seed} --per-setup {args.per_setup}`)",
         "",
-        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+        f"- machine: {cpu_model()} ({platform.machine()}), {os.cpu_count()} cores, "
+        f"{platform.system()} "
         f"{platform.release()}; Python {platform.python_version()}, OpenCV {cv2.__version__},"
         f" numpy {np.__version__}; `cv2.setNumThreads(1)`; "
         f"affinity {sorted(os.sched_getaffinity(0))}",
