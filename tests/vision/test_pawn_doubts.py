@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from zefiria.engine.spirits import Spirit
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.pawn_doubts import unexplained_cells
 from zefiria.vision.pawns import find_pawns
+
+from .photos import photo_read
 
 
 def _geometry() -> BoardGeometry:
@@ -146,3 +149,43 @@ def test_a_pawn_with_a_rival_colour_on_it_is_a_doubt_not_a_sure_pawn() -> None:
     found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
     assert Spirit.JUGO not in found and Spirit.ETESIA not in found
     assert (2, 2) in unplaced
+
+
+def _body(change: float, shaded: bool) -> tuple[np.ndarray, ...]:
+    """A pawn-sized patch on an even card whose residual is a faint ``change`` everywhere:
+    the lightness lit on the patch's left and shaded on its right, around the card's
+    (``shaded``: a pawn the colour of its card), or raised evenly (the light)."""
+    mask = _mask_with_blob((1, 3))
+    seen, expected = _boards(mask)
+    ys, xs = np.nonzero(mask)
+    if shaded:
+        left = xs < xs.mean()
+        seen[ys, xs, 0] = np.where(left, 50.0 + change, 50.0 - change)
+    else:
+        seen[ys, xs, 0] = 50.0 + change
+    return mask, _res(mask, change), seen, expected
+
+
+def test_a_faint_shaded_body_on_an_even_card_makes_its_card_uncertain() -> None:
+    # A green pawn on a green card (fresh deck 8033 #202): his colour barely differs from the
+    # card's, but his lit and shaded sides do, where the card was even.
+    mask, res, seen, expected = _body(17.0, shaded=True)
+    assert _doubts(mask, res, boards=(seen, expected)) == {(1, 3)}
+
+
+def test_a_faint_even_change_of_lightness_is_no_doubt() -> None:
+    mask, res, seen, expected = _body(17.0, shaded=False)
+    assert _doubts(mask, res, boards=(seen, expected)) == set()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("index", "spirit"), [(202, Spirit.ETESIA), (246, Spirit.BOREA)])
+def test_a_pawn_the_colour_of_its_card_is_found_or_its_card_doubted(
+    index: int, spirit: Spirit
+) -> None:
+    # `pawn_diag.py --designs 8000-8999 --seed 61 --n 480 --per-setup 6`: a green Etesia on
+    # deck 8033's green card, a grey Borea on 8041's pale card; neither was found,
+    # and their cards were read as sure and empty.
+    sample, reading = photo_read(range(8000, 9000), 61, index)
+    cell = sample.scene.pawns[spirit].cell
+    assert reading.pawns.get(spirit) == sample.scene.pawns[spirit] or cell in reading.uncertain
