@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -125,3 +126,60 @@ def components(mask: U8) -> tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]]
         cols, rows = np.flatnonzero(zero.any(axis=0)), np.flatnonzero(zero.any(axis=1))
         stats[0] = (cols[0], rows[0], cols[-1] - cols[0] + 1, rows[-1] - rows[0] + 1, area)
     return int(n), labels[:H, :W], stats, cents
+
+
+def warp_samples(
+    m: NDArray[Any], dsize: tuple[int, int], src_size: tuple[int, int]
+) -> tuple[F32, F32] | None:
+    """Where ``cv2.warpPerspective(src, m, dsize, flags=INTER_LINEAR | WARP_INVERSE_MAP,
+    borderMode=BORDER_REPLICATE)`` samples a source of ``src_size`` (w, h): the float32 x
+    and y maps that make ``cv2.remap(src, x, y, INTER_LINEAR)`` give the same image, or
+    None when a sample lies within a pixel or two of the source's edge.
+
+    They are the coordinates OpenCV computes, read back by warping two ramps (each pixel
+    its own column, its own row): OpenCV's linear interpolation ``p0 + f (p1 - p0)`` of a
+    ramp (``p1 - p0 = 1``) returns ``floor(x) + (x - floor(x))``, the coordinate itself,
+    exactly. Near the edge the replicated border would flatten the ramps, so those maps
+    are refused (every sample and its neighbours then lie inside the source as well).
+    """
+    w, h = src_size
+    ramp = np.arange(max(w, h), dtype=np.float32)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    border = cv2.BORDER_REPLICATE
+    xs = cv2.warpPerspective(np.tile(ramp[:w], (h, 1)), m, dsize, flags=flags, borderMode=border)
+    ys = cv2.warpPerspective(
+        np.repeat(ramp[:h, None], w, axis=1), m, dsize, flags=flags, borderMode=border
+    )
+    inside = (
+        float(xs.min()) >= 1.0
+        and float(xs.max()) < w - 2
+        and float(ys.min()) >= 1.0
+        and float(ys.max()) < h - 2
+    )
+    return (xs, ys) if inside else None
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """A fixed warp (:func:`warp_samples`) as one remap of the part of the source it reads."""
+
+    x0: int  # the source region read: columns x0..x1 - 1, rows y0..y1 - 1
+    y0: int
+    x1: int
+    y1: int
+    map_x: F32  # each sample's x less x0 (exact: float32 minus an integer below it)
+    map_y: F32  # each sample's y less y0
+
+    @classmethod
+    def of(cls, xs: F32, ys: F32) -> Resampling:
+        x0, y0 = int(np.floor(xs.min())), int(np.floor(ys.min()))
+        # (each sample reads its pixel and the next one over, right and down)
+        x1, y1 = int(np.floor(xs.max())) + 2, int(np.floor(ys.max())) + 2
+        return cls(x0, y0, x1, y1, xs - np.float32(x0), ys - np.float32(y0))
+
+    def __call__(self, region: U8) -> U8:
+        """The warped image of the source cut to ``[y0:y1, x0:x1]``."""
+        out: U8 = cv2.remap(
+            region, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return out

@@ -29,7 +29,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
-from .card_print import cut_prints, print_maps
+from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
@@ -88,6 +88,7 @@ class _Cache:
         self.lab: F32 | None = None
         self.prints: PrintDeck | None = None
         self.maps: list[F64] | None = None
+        self.cut: PrintCutter | None = None  # the prints cut out of a photo along the maps
         self.board_per_print = np.ones(2)
         self.template_means: F32 | None = None  # region_means of the colour templates
         # the check stage's views of the calibration board: where the cards lie (nominal),
@@ -149,6 +150,7 @@ def _refresh(profile: Profile) -> None:
     _cache.prints = PrintDeck(profile.card_prints)
     quads = profile.quads()
     _cache.maps = print_maps(quads, profile.geometry, _cache.prints.card)
+    _cache.cut = PrintCutter(_cache.maps, _cache.prints.card, profile.geometry.image_size)
     # Print px to board px: a card's height in each.
     board_w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
     board_h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
@@ -229,11 +231,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
 
     _refresh(profile)
     deck = _cache.prints
-    assert deck is not None and _cache.maps is not None and _cache.template_means is not None
+    assert deck is not None and _cache.cut is not None and _cache.template_means is not None
     # Every cell's card cut out of the photo along its calibrated corners, aligned on the
     # deck's outline and compared with the 25 learned prints; its colours taken where it
     # lies now.
-    ev, shift = deck.evidence(cut_prints(image, _cache.maps, deck.card))
+    ev, shift = deck.evidence(_cache.cut(image))
     # (the colours are taken at the outline's best alignment, before the islands are chosen)
     moved = shift.astype(np.float64) * _cache.board_per_print
     centres = profile.card_centres + moved
