@@ -17,6 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE, Cell
 
+from .pixels import Resampling, warp_samples
+
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F64 = NDArray[Any]
 U8 = NDArray[Any]
@@ -94,14 +96,9 @@ class BoardGeometry:
         fine board's pyramid step down, at a third of the cost (no fine board is made: a
         reading needs none).
         """
-        f = self.fine()
-        k = 2 * f.shrink
+        k, m = self._warp_matrix()
         h, w = image.shape[:2]
         small: U8 = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA)
-        # board px -> fine board px (the pyramid's sampling) -> the fine shrink's photo px
-        # -> half that (pixel centres: x / 2 - 1/4)
-        half = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
-        m = half @ f.board_to_small_image() @ np.diag([2.0, 2.0, 1.0])
         board: U8 = cv2.warpPerspective(
             small,
             m,
@@ -111,6 +108,16 @@ class BoardGeometry:
         )
         out: U8 = cv2.GaussianBlur(board, (0, 0), BOARD_SOFTEN)
         return out
+
+    def _warp_matrix(self) -> tuple[int, F64]:
+        """:meth:`warp`'s shrink of the photo, and its homography from board px to the
+        shrunk photo's px."""
+        f = self.fine()
+        # board px -> fine board px (the pyramid's sampling) -> the fine shrink's photo px
+        # -> half that (pixel centres: x / 2 - 1/4)
+        half = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
+        m: F64 = half @ f.board_to_small_image() @ np.diag([2.0, 2.0, 1.0])
+        return 2 * f.shrink, m
 
     def warp_fine(self, image: U8) -> U8:
         """The fine board (2x pitch): cards' edges and prints are measured there."""
@@ -123,6 +130,43 @@ class BoardGeometry:
             borderMode=cv2.BORDER_REPLICATE,
         )
         return hi
+
+
+class BoardWarp:
+    """:meth:`BoardGeometry.warp` for one geometry, the same board for less: only the part
+    of the photo the board lies in is shrunk (each shrunk pixel is the mean of its own k x
+    k photo pixels), and the warp is a remap of the points it samples (see
+    :func:`.pixels.warp_samples`).
+
+    Kept to the plain warp where that cannot be shown the same: a photo not a whole number
+    of shrunk pixels (the shrink then averages fractions of pixels), a board reaching the
+    photo's edge, or the two disagreeing on a noise photo.
+    """
+
+    def __init__(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        self.k, m = geometry._warp_matrix()
+        w, h = geometry.image_size
+        self.resample: Resampling | None = None
+        if w % self.k or h % self.k:
+            return
+        points = warp_samples(m, geometry.board_size, (w // self.k, h // self.k))
+        if points is None:
+            return
+        self.resample = Resampling.of(*points)
+        noise = np.random.default_rng(0).integers(0, 256, (h, w, 3)).astype(np.uint8)
+        if not np.array_equal(self(noise), geometry.warp(noise)):
+            self.resample = None
+
+    def __call__(self, image: U8) -> U8:
+        """``geometry.warp(image)``."""
+        r, k = self.resample, self.k
+        if r is None:
+            return self.geometry.warp(image)
+        region = image[k * r.y0 : k * r.y1, k * r.x0 : k * r.x1]
+        small = cv2.resize(region, (r.x1 - r.x0, r.y1 - r.y0), interpolation=cv2.INTER_AREA)
+        out: U8 = cv2.GaussianBlur(r(small), (0, 0), BOARD_SOFTEN)
+        return out
 
 
 BOARD_SOFTEN = 0.5  # board px: the sharpness of a fine board's pyramid step (Laplacian

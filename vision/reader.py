@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
+from .board import BoardWarp
 from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
 from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
@@ -89,6 +90,7 @@ class _Cache:
         self.prints: PrintDeck | None = None
         self.maps: list[F64] | None = None
         self.cut: PrintCutter | None = None  # the prints cut out of a photo along the maps
+        self.warp: BoardWarp | None = None  # the photo warped into the board
         self.board_per_print = np.ones(2)
         self.template_means: F32 | None = None  # region_means of the colour templates
         # the check stage's views of the calibration board: where the cards lie (nominal),
@@ -135,6 +137,7 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
+    _cache.warp = BoardWarp(profile.geometry)
     _cache.template_means = region_means(profile.templates)
     nominal = _card_mask(profile, profile.card_centres)
     sel = nominal.astype(bool)
@@ -206,7 +209,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             f"photo is {w}x{h} but the profile was calibrated on {g.image_size[0]}x"
             f"{g.image_size[1]} photos"
         )
-    board = g.warp(image)
+    _refresh(profile)
+    assert _cache.warp is not None
+    board = _cache.warp(image)
     lab = to_lab(board)
     lap("warp")
 
