@@ -7,7 +7,7 @@ neither taken for a pawn nor left unexplained, and a dark blob on a gem may be i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -36,6 +36,24 @@ U8 = NDArray[Any]
 # Each red blob of the last find_gems call: (x, y, pixels, verdict), board px (for
 # benchmarks/pawn_diag.py); rewritten by every call.
 GEM_TRACE: list[tuple[float, float, int, str]] = []
+
+
+class _Planes(NamedTuple):
+    """The a* and b* channels of a reading's board and of the expected board, each a plane."""
+
+    a: F32
+    b: F32
+    expected_a: F32
+    expected_b: F32
+
+
+def _channels(lab: F32, expected: F32) -> _Planes:
+    return _Planes(
+        np.ascontiguousarray(lab[:, :, 1]),
+        np.ascontiguousarray(lab[:, :, 2]),
+        np.ascontiguousarray(expected[:, :, 1]),
+        np.ascontiguousarray(expected[:, :, 2]),
+    )
 
 
 def find_gems(
@@ -70,9 +88,12 @@ def find_gems(
     # that is above a small gem's blurred change, though the gem is far redder than the
     # card expected under it. Pixels that much redder are looked at too.
     # (on pink or purple art, whose a* is a gem's already, a warm gem is far yellower: b*)
+    # (each channel taken out of the interleaved boards once: every operation on a strided
+    # channel costs about four on a plane; the same values)
+    planes = _channels(lab, expected)
     jump: U8 = (
-        (lab[:, :, 1] - expected[:, :, 1] > GEM_JUMP)
-        | ((lab[:, :, 2] - expected[:, :, 2] > GEM_JUMP_B) & (lab[:, :, 1] > GEM_JUMP_A))
+        (planes.a - planes.expected_a > GEM_JUMP)
+        | ((planes.b - planes.expected_b > GEM_JUMP_B) & (planes.a > GEM_JUMP_A))
     ).astype(np.uint8)
     opened: U8 = cv2.morphologyEx(jump, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if away is not None:
@@ -167,7 +188,7 @@ def find_gems(
             doubts.append(pos.cell)
         if where is not None and (gem_like or area >= GEM_DOUBT * card_area):
             where.append((cx, cy))
-    _second_look(lab, expected, card_area, geometry, gems, where, pixels, cards)
+    _second_look(lab, expected, card_area, geometry, gems, where, pixels, cards, planes)
     # A gem's red shifts with the room's light; one that falls outside the red above but
     # shows a gem's highlight, redder than the card and of a gem's size, makes its card
     # doubtful (never a gem: its colour alone does not tell it from art).
@@ -369,6 +390,7 @@ def _second_look(
     where: list[tuple[float, float]] | None,
     pixels: U8 | None,
     cards: F64 | None = None,
+    planes: _Planes | None = None,
 ) -> None:
     """Gems the red above misses, added to ``gems`` (and ``where``, ``pixels``) in place;
     not at a card's edge (``cards``: see :func:`_at_card_edge`) nor the card's own print
@@ -381,9 +403,11 @@ def _second_look(
     on the DEV decks: a compact blob of a gem's full size, much redder than the card on
     average, not purple, dark, with a glossy highlight.
     """
-    a = lab[:, :, 1]
+    if planes is None:
+        planes = _channels(lab, expected)
+    a = planes.a
     red: U8 = (
-        (a > LOOK_A) & (a - expected[:, :, 1] > LOOK_REDDER) & (a > 0.3 * np.abs(lab[:, :, 2]))
+        (a > LOOK_A) & (a - planes.expected_a > LOOK_REDDER) & (a > 0.3 * np.abs(planes.b))
     ).astype(np.uint8)
     n, labels, stats, cents = components(red)
     trace = GEM_TRACE
