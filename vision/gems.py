@@ -119,8 +119,9 @@ def find_gems(
     doubts: list[Cell] = []
     trace = GEM_TRACE
     trace.clear()
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        x0, y0, w, h, npx = boxes[k]
         area = float(npx)
         cx, cy = float(cents[k][0]), float(cents[k][1])
         if area < 0.004 * card_area:
@@ -197,8 +198,9 @@ def find_gems(
         red[:] = 0
         red[ys[loose], xs[loose]] = 1
         n, labels, stats, cents = components(red)
+        boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
         for k in range(1, n):
-            x0, y0, w, h, npx = (int(v) for v in stats[k])
+            x0, y0, w, h, npx = boxes[k]
             if not _gem_shaped(w, h, npx, GEM_MIN * card_area, card_area):
                 continue
             pos = cell_of(geometry, float(cents[k][0]), float(cents[k][1]))
@@ -287,8 +289,9 @@ def _gem_part(
     hued = sel & (b >= GEM_HUE * a) & (b <= GEM_HUE_MAX * a) & (box[:, :, 0] < GEM_MAX_L)
     cut = cv2.morphologyEx(hued.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = components(cut)
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        px, py, w, h, _ = (int(v) for v in stats[k])
+        px, py, w, h, _ = boxes[k]
         part = labels[py : py + h, px : px + w] == k
         patch = box[py : py + h, px : px + w][part]
         under = expected[y0 + py : y0 + py + h, x0 + px : x0 + px + w][part]
@@ -411,8 +414,9 @@ def _second_look(
     ).astype(np.uint8)
     n, labels, stats, cents = components(red)
     trace = GEM_TRACE
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        x0, y0, w, h, npx = boxes[k]
         if not _gem_shaped(w, h, npx, LOOK_MIN * card_area, card_area):
             continue
         cx, cy = float(cents[k][0]), float(cents[k][1])

@@ -60,8 +60,9 @@ def unexplained_cells(
         return set()
     points = np.array(list(explained), np.float64).reshape(-1, 2) / 2.0
     out: set[Cell] = set()
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        x0, y0, w, h, npx = (int(v) for v in stats[k])
+        x0, y0, w, h, npx = boxes[k]
         if UNEXPLAINED_MAX * biggest < 4 * npx <= CORE_PATCH_MAX * biggest:
             core = _pawn_core(labels, k, (x0, y0, w, h), res, lab, expected, pawn_area, biggest)
             if core is None or _explained(points, core[:4]):

@@ -106,8 +106,9 @@ def objects(lab: F32, expected: F32, mask: U8) -> tuple[NDArray[Any], list[Shape
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, square) & (mask[::2, ::2] > 0).astype(np.uint8)
     n, labels, stats, cents = components(m8)
     shapes = []
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        x0, y0, w, h, area = (int(v) for v in stats[k])
+        x0, y0, w, h, area = boxes[k]
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         shapes.append(Shape(k, x0, y0, w, h, area, cx, cy))
     return labels, shapes

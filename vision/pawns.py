@@ -392,8 +392,9 @@ def _blobs(
             wide = loose & (nearest == i)
             m = _grown(m, _pixels(mask2.shape, ys[wide], xs[wide]))
         n, labels, stats, cents = components(m)
+        boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
         for k in range(1, n):
-            x0, y0, w, h, area = (int(v) for v in stats[k])
+            x0, y0, w, h, area = boxes[k]
             cx, cy = float(cents[k][0]), float(cents[k][1])
             if everything is not None and not grows:
                 everything[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
@@ -1140,8 +1141,9 @@ def _beside_grid(
     n, labels, stats, cents = components(grow)
     out: list[tuple[float, float, float]] = []
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
+    boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
-        x0, y0, bw, bh, npx = (int(v) for v in stats[k])
+        x0, y0, bw, bh, npx = boxes[k]
         if 4 * npx < RING_MIN * area or 4 * npx > RING_MAX * area:
             continue
         if not compact(bw, bh, npx):
