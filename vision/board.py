@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE, Cell
 
-from .pixels import Resampling, warp_samples
+from .pixels import Resampling, noise_photo, warp_samples
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F64 = NDArray[Any]
@@ -140,21 +140,22 @@ class BoardWarp:
 
     Kept to the plain warp where that cannot be shown the same: a photo not a whole number
     of shrunk pixels (the shrink then averages fractions of pixels), a board reaching the
-    photo's edge, or the two disagreeing on a noise photo.
+    photo's edge, or the two disagreeing on a noise photo (``noise``: the photo
+    :func:`.pixels.noise_photo` gives, if made already).
     """
 
-    def __init__(self, geometry: BoardGeometry) -> None:
+    def __init__(self, geometry: BoardGeometry, noise: U8 | None = None) -> None:
         self.geometry = geometry
         self.k, m = geometry._warp_matrix()
         w, h = geometry.image_size
         self.resample: Resampling | None = None
         if w % self.k or h % self.k:
             return
-        points = warp_samples(m, geometry.board_size, (w // self.k, h // self.k))
+        points = warp_samples([m], geometry.board_size, (w // self.k, h // self.k))
         if points is None:
             return
         self.resample = Resampling.of(*points)
-        noise = np.random.default_rng(0).integers(0, 256, (h, w, 3)).astype(np.uint8)
+        noise = noise_photo(geometry.image_size) if noise is None else noise
         if not np.array_equal(self(noise), geometry.warp(noise)):
             self.resample = None
 

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from .board import BoardGeometry
 from .card_identity import soften
-from .pixels import Resampling, strided, warp_samples
+from .pixels import Resampling, noise_photo, strided, warp_samples
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -132,23 +132,26 @@ class PrintCutter:
 
     The remap reads exactly the points each warp samples (:func:`.pixels.warp_samples`);
     where the maps reach too near the photo's edge for that, or the two disagree on a
-    noise photo (an OpenCV that computes the points otherwise), the warps are kept.
+    noise photo (an OpenCV that computes the points otherwise; ``noise``: the photo
+    :func:`.pixels.noise_photo` gives, if made already), the warps are kept.
     """
 
-    def __init__(self, maps: list[F64], size: tuple[int, int], photo_size: tuple[int, int]):
+    def __init__(
+        self,
+        maps: list[F64],
+        size: tuple[int, int],
+        photo_size: tuple[int, int],
+        noise: U8 | None = None,
+    ) -> None:
         w, h = size
         self.maps, self.size = maps, size
         self.shape = (len(maps), h + 2 * PAD, w + 2 * PAD)
         self.resample: Resampling | None = None
-        dsize = (w + 2 * PAD, h + 2 * PAD)
-        points = [warp_samples(m, dsize, photo_size) for m in maps]
-        if not maps or any(p is None for p in points):
+        points = warp_samples(maps, (w + 2 * PAD, h + 2 * PAD), photo_size) if maps else None
+        if points is None:
             return
-        xs = np.concatenate([p[0] for p in points if p is not None])
-        ys = np.concatenate([p[1] for p in points if p is not None])
-        self.resample = Resampling.of(xs, ys)
-        noise = np.random.default_rng(0).integers(0, 256, (photo_size[1], photo_size[0], 3))
-        noise = noise.astype(np.uint8)
+        self.resample = Resampling.of(*points)
+        noise = noise_photo(photo_size) if noise is None else noise
         if not np.array_equal(self(noise), cut_prints(noise, maps, size)):
             self.resample = None
 

@@ -129,12 +129,13 @@ def components(mask: U8) -> tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]]
 
 
 def warp_samples(
-    m: NDArray[Any], dsize: tuple[int, int], src_size: tuple[int, int]
+    matrices: list[NDArray[Any]], dsize: tuple[int, int], src_size: tuple[int, int]
 ) -> tuple[F32, F32] | None:
     """Where ``cv2.warpPerspective(src, m, dsize, flags=INTER_LINEAR | WARP_INVERSE_MAP,
-    borderMode=BORDER_REPLICATE)`` samples a source of ``src_size`` (w, h): the float32 x
-    and y maps that make ``cv2.remap(src, x, y, INTER_LINEAR)`` give the same image, or
-    None when a sample lies within a pixel or two of the source's edge.
+    borderMode=BORDER_REPLICATE)`` samples a source of ``src_size`` (w, h) for each of the
+    ``matrices``: the float32 x and y maps (each matrix's below the last's) that make
+    ``cv2.remap(src, x, y, INTER_LINEAR)`` give the same images stacked, or None when a
+    sample lies within a pixel or two of the source's edge.
 
     They are the coordinates OpenCV computes, read back by warping two ramps (each pixel
     its own column, its own row): OpenCV's linear interpolation ``p0 + f (p1 - p0)`` of a
@@ -146,10 +147,17 @@ def warp_samples(
     ramp = np.arange(max(w, h), dtype=np.float32)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     border = cv2.BORDER_REPLICATE
-    xs = cv2.warpPerspective(np.tile(ramp[:w], (h, 1)), m, dsize, flags=flags, borderMode=border)
-    ys = cv2.warpPerspective(
-        np.repeat(ramp[:h, None], w, axis=1), m, dsize, flags=flags, borderMode=border
-    )
+    maps = []
+    for ramps in (np.tile(ramp[:w], (h, 1)), np.repeat(ramp[:h, None], w, axis=1)):
+        maps.append(
+            np.concatenate(
+                [
+                    cv2.warpPerspective(ramps, m, dsize, flags=flags, borderMode=border)
+                    for m in matrices
+                ]
+            )
+        )
+    xs, ys = maps
     inside = (
         float(xs.min()) >= 1.0
         and float(xs.max()) < w - 2
@@ -157,6 +165,14 @@ def warp_samples(
         and float(ys.max()) < h - 2
     )
     return (xs, ys) if inside else None
+
+
+def noise_photo(size: tuple[int, int]) -> U8:
+    """A (h, w, 3) photo of uniform noise, the same every time: for checking that two ways
+    of making an image agree (every pixel's value tells)."""
+    w, h = size
+    out: U8 = np.random.default_rng(0).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    return out
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from .pawn_doubts import unexplained_cells
 from .pawn_objects import PawnLooks, looks_at, second_look
 from .pawns import find_pawns
 from .photo_io import PhotoError, check_image
+from .pixels import noise_photo
 from .print_identity import Evidence, PrintDeck, certain
 from .profile import Profile
 from .reading import Reading, Status
@@ -137,7 +138,9 @@ def _refresh(profile: Profile) -> None:
     if _cache.key is profile.board and _cache.lab is not None:
         return
     _cache.lab = to_lab(profile.board)
-    _cache.warp = BoardWarp(profile.geometry)
+    # (the fast board warp and print cuts are each checked against the plain ones on it)
+    noise = noise_photo(profile.geometry.image_size)
+    _cache.warp = BoardWarp(profile.geometry, noise)
     _cache.template_means = region_means(profile.templates)
     nominal = _card_mask(profile, profile.card_centres)
     sel = nominal.astype(bool)
@@ -153,7 +156,7 @@ def _refresh(profile: Profile) -> None:
     _cache.prints = PrintDeck(profile.card_prints)
     quads = profile.quads()
     _cache.maps = print_maps(quads, profile.geometry, _cache.prints.card)
-    _cache.cut = PrintCutter(_cache.maps, _cache.prints.card, profile.geometry.image_size)
+    _cache.cut = PrintCutter(_cache.maps, _cache.prints.card, profile.geometry.image_size, noise)
     # Print px to board px: a card's height in each.
     board_w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
     board_h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
