@@ -1149,18 +1149,12 @@ def _beside_grid(
         if not compact(bw, bh, npx):
             continue
         sel = labels[y0 : y0 + bh, x0 : x0 + bw] == k
-        change = res[y0 : y0 + bh, x0 : x0 + bw][sel]
-        if float(change.max()) < seed_thr:
+        if float(res[y0 : y0 + bh, x0 : x0 + bw][sel].max()) < seed_thr:
             continue
-        pixels = lab2[y0 : y0 + bh, x0 : x0 + bw][sel]
-        d = _pawn_distances(pixels.mean(axis=0)[None].astype(np.float32), colours, icovs)[0]
+        mean = lab2[y0 : y0 + bh, x0 : x0 + bw][sel].mean(axis=0)
+        d = _pawn_distances(mean[None].astype(np.float32), colours, icovs)[0]
         if int(np.argmin(d)) != austro:
-            # His shadow on the table is part of the blob, and a big one draws its mean
-            # towards the table's colour: his body is where it changed most.
-            body = pixels[change >= np.median(change)].mean(axis=0)
-            d = _pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
-            if int(np.argmin(d)) != austro:
-                continue
+            continue
         if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
             continue
         table_l = exp2[y0 : y0 + bh, x0 : x0 + bw, 0][sel]
@@ -1232,7 +1226,7 @@ RING = 0.7  # cells of table around the grid searched for Austro (the board's ma
 SEED_MADS = 20.0  # a blob beside the grid must somewhere differ this much (x table noise)
 SAME = 0.35  # cells: two blobs this close are one object
 RING_MIN = 0.4  # x Austro's learned area
-RING_MAX = 6.0  # (the pawn with its shadow)
+RING_MAX = 4.0  # (the pawn with its shadow)
 
 
 MIN_AREA = 0.45  # x the learned area: a smaller blob is a sliver, not a pawn

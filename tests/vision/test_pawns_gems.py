@@ -516,19 +516,6 @@ def test_austro_beside_the_grid_on_a_table_darker_than_him_needs_only_be_darker_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("index", "beside"), [(65, (4, 4)), (132, (0, 3))])
-def test_austro_beside_the_grid_is_known_by_his_body_not_his_shadow(
-    index: int, beside: tuple[int, int]
-) -> None:
-    # `pawn_diag.py --designs 8000-8999 --seed 61 --n 480 --per-setup 6 --read-only`: his
-    # shadow on the table made his blob 4.1 times his learned area (deck 8010), or drew its
-    # mean colour nearer Borea's (deck 8022), and he was missed silently
-    sample, reading = photo_read(range(8000, 9000), 61, index)
-    assert sample.scene.pawns[Spirit.AUSTRO] == Position(beside, outside=True)
-    assert reading.pawns.get(Spirit.AUSTRO) == Position(beside, outside=True)
-
-
-@pytest.mark.slow
 def test_austro_on_a_dark_table_is_found_but_a_glow_of_his_grey_there_is_not() -> None:
     # DEV seed 5 #392: Austro beside (2, 4) on a table at L 6, none of him darker by
     # DARK_SHARE; fresh deck 3044 #269 (`--designs 3000-3999 --seed 11`): no Austro, but a
