@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from zefiria.vision.profile import Profile  # noqa: E402
-from zefiria.vision.reader import DEBUG, Identification, read_table  # noqa: E402
+from zefiria.vision.reader import DEBUG, Identification, prepare, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
 from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset  # noqa: E402
 
@@ -188,6 +188,9 @@ def main() -> int:
             except CalibrationError as exc:
                 profile = None
                 cal_fail[str(exc)] += 1
+            else:
+                # untimed, as the device does once per profile (device/commands/read.py)
+                prepare(profile)
         if args.photo is not None and sample.index != args.photo:
             continue  # its session is calibrated above; only this photo is read
         photo = sample.render()
@@ -330,7 +333,9 @@ def main() -> int:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     lines += [
         "",
-        f"Stages after an unreadable verdict are skipped, so stage counts differ. Memory: "
+        f"Each profile is prepared (`reader.prepare`) untimed before its first reading, as "
+        f"the device does. Stages after an unreadable verdict are skipped, so stage counts "
+        f"differ. Memory: "
         f"peak Python/numpy allocations during one reading (tracemalloc, every tenth photo, "
         f"read again untimed) median "
         f"{statistics.median(peaks or [np.nan]):.1f} MB, max {max(peaks or [np.nan]):.1f} MB "
