@@ -1144,17 +1144,26 @@ def _beside_grid(
     boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
         x0, y0, bw, bh, npx = boxes[k]
-        if 4 * npx < RING_MIN * area or 4 * npx > RING_MAX * area:
+        if 4 * npx < RING_MIN * area or 4 * npx > RING_WITH_SHADOW * area:
             continue
         if not compact(bw, bh, npx):
             continue
         sel = labels[y0 : y0 + bh, x0 : x0 + bw] == k
-        if float(res[y0 : y0 + bh, x0 : x0 + bw][sel].max()) < seed_thr:
+        change = res[y0 : y0 + bh, x0 : x0 + bw][sel]
+        if float(change.max()) < seed_thr:
             continue
-        mean = lab2[y0 : y0 + bh, x0 : x0 + bw][sel].mean(axis=0)
-        d = _pawn_distances(mean[None].astype(np.float32), colours, icovs)[0]
+        pixels = lab2[y0 : y0 + bh, x0 : x0 + bw][sel]
+        d = _pawn_distances(pixels.mean(axis=0)[None].astype(np.float32), colours, icovs)[0]
         if int(np.argmin(d)) != austro:
-            continue
+            # His shadow is part of the blob and draws its mean towards the table's colour
+            # (fresh deck 8022 #132: nearest the white pawn's): his body is the half of it
+            # that changed most.
+            body = pixels[change >= np.median(change)].mean(axis=0)
+            d = _pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
+            if int(np.argmin(d)) != austro:
+                continue
+        if 4 * npx > RING_MAX * area and d[austro] > READ_SIGMAS:
+            continue  # bigger than he and his shadow, and not his colour: a deck of cards?
         if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
             continue
         table_l = exp2[y0 : y0 + bh, x0 : x0 + bw, 0][sel]
@@ -1227,6 +1236,13 @@ SEED_MADS = 20.0  # a blob beside the grid must somewhere differ this much (x ta
 SAME = 0.35  # cells: two blobs this close are one object
 RING_MIN = 0.4  # x Austro's learned area
 RING_MAX = 4.0  # (the pawn with its shadow)
+# A blob up to RING_WITH_SHADOW x his area is still Austro when its colour (its mean, or
+# its most changed half's) is his learned one within READ_SIGMAS: his long shadow on a
+# table of his own darkness joins it (fresh deck 8010 #65, 4.08 x, the whole blob within 3
+# sigmas of him, missed silently). Beyond RING_MAX without it, a face-down deck of cards
+# beside the grid (fresh deck 7021 #126, #130: 4.2 and 5.4 x, 4.5 sigmas off, no pixel
+# within 3) was read as Austro.
+RING_WITH_SHADOW = 5.5
 
 
 MIN_AREA = 0.45  # x the learned area: a smaller blob is a sliver, not a pawn

@@ -460,15 +460,17 @@ def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
 
 
 def _austro_beside_grid(table: tuple, learned: tuple, patch: np.ndarray) -> dict:
-    """The pawns found on a board of ``table`` colour with a 14 x 12 px ``patch`` (Lab) on
-    the table right of cell (2, 4), Austro learned as ``learned``."""
+    """The pawns found on a board of ``table`` colour with a ``patch`` (Lab, 14 x 12 px:
+    Austro's learned area, 168 px) on the table right of cell (2, 4), Austro learned as
+    ``learned``."""
     g = _geometry()
     colours, icovs = _pawn_colours()
     colours[4] = learned
     expected = _board(table)
     lab = expected.copy()
     x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
-    lab[y - 7 : y + 7, x - 6 : x + 6] = patch
+    h, w = patch.shape[:2]
+    lab[y - h // 2 : y - h // 2 + h, x - w // 2 : x - w // 2 + w] = patch
     mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
     areas = np.full(5, 168.0)
     found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
@@ -488,6 +490,28 @@ def _beside_grid_scene(lit: bool) -> dict:
 def test_austro_beside_the_grid_is_seen_but_a_flat_dark_patch_is_not() -> None:
     assert _beside_grid_scene(lit=True).get(Spirit.AUSTRO) == Position((2, 4), outside=True)
     assert Spirit.AUSTRO not in _beside_grid_scene(lit=False)
+
+
+def _long_shadow_scene(hue: float) -> dict:
+    """A blob right of cell (2, 4) that the search (at half resolution, smoothed) measures
+    at 4.7 times Austro's area (24 x 24 px), shaded like a standing pawn, on a table of
+    nearly his colour (L 26; Austro is learned at L 20 with a spread of 3 per unit), its a*
+    ``hue`` (15 is 5 sigmas off his colour; the blob's smoothed fringe is table)."""
+    patch = np.zeros((24, 24, 3), np.float32)
+    patch[:, :, 0] = 20.0 + np.linspace(-12.0, 12.0, 24)[:, None]
+    patch[:, :, 1] = hue
+    return _austro_beside_grid((26.0, 0.0, 0.0), (20.0, 0.0, 0.0), patch)
+
+
+def test_austro_joined_by_his_long_shadow_is_seen_if_the_blob_is_his_colour() -> None:
+    # Fresh deck 8010 #65 (`pawn_diag.py --designs 8000-8999 --seed 61 --read-only --n 480
+    # --per-setup 6`): Austro and his shadow beside the grid, on a table of nearly his
+    # colour, 4.08 times his area and all of it within 3 sigmas of his colour, was passed
+    # over as too big and missed silently.
+    assert _long_shadow_scene(0.0).get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    # As big but 5 sigmas off his colour: something else, such as the deck of card backs
+    # beside the grid on fresh deck 7021 (#126, #130 of `--designs 7000-7999 --seed 31`).
+    assert Spirit.AUSTRO not in _long_shadow_scene(15.0)
 
 
 def _near_black_table_scene(body: float) -> dict:
@@ -539,6 +563,24 @@ def test_austro_beside_the_grid_on_a_near_black_table_is_found_in_a_photo() -> N
     # near-black rule left it the whole of SHADOW_DROP to be darker by)
     sample, reading = photo_read(DEV_DESIGNS, 5, 133)
     assert reading.pawns.get(Spirit.AUSTRO) == sample.scene.pawns[Spirit.AUSTRO]
+
+
+@pytest.mark.slow
+def test_austro_with_his_shadow_is_found_but_a_face_down_deck_is_not() -> None:
+    # Fresh deck 8010 #65 (`pawn_diag.py --designs 8000-8999 --seed 61 --read-only --n 480
+    # --per-setup 6`): Austro beside (4, 4) joined by his shadow, 4.08 times his area
+    sample, reading = photo_read(range(8000, 9000), 61, 65)
+    assert sample.scene.pawns[Spirit.AUSTRO] == Position((4, 4), outside=True)
+    assert reading.pawns.get(Spirit.AUSTRO) == Position((4, 4), outside=True)
+    # #132: Austro beside (0, 3), his shadow drawing his blob's mean nearest Borea's white
+    sample, reading = photo_read(range(8000, 9000), 61, 132)
+    assert sample.scene.pawns[Spirit.AUSTRO] == Position((0, 3), outside=True)
+    assert reading.pawns.get(Spirit.AUSTRO) == Position((0, 3), outside=True)
+    # Fresh deck 7021 #126 (`--designs 7000-7999 --seed 31`): no Austro in the game, and a
+    # face-down deck of cards beside (2, 0), 4.2 times his area, off his colour
+    sample, reading = photo_read(range(7000, 8000), 31, 126)
+    assert Spirit.AUSTRO not in sample.scene.pawns
+    assert Spirit.AUSTRO not in reading.pawns
 
 
 def _pawn_over_red(body: tuple[float, float, float]) -> tuple[list, list, np.ndarray, int, int]:
