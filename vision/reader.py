@@ -237,7 +237,6 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     arm = hand_outside(lab, ref, profile, _cache.ref_blur, _cache.ref_grain)
     lap("check")
 
-    _refresh(profile)
     deck = _cache.prints
     assert deck is not None and _cache.cut is not None and _cache.template_means is not None
     # Every cell's card cut out of the photo along its calibrated corners, aligned on the
