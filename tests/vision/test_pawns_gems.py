@@ -930,9 +930,45 @@ def test_glare_following_a_flat_cards_slope_closely_is_no_white_pawn() -> None:
     white = np.array([90.0, -7.0, -11.0], np.float32)
     lab, expected = _flat_card_blob("glare")
     assert float(np.std(expected[15:26, 15:26, 0])) < pawns.FLAT_CARD
-    assert pawns._light_or_shade(lab, expected, white, 20.0, 20.0)
+    assert pawns._light_or_shade(lab, expected, white, 20.0, 20.0, 0.0)
     lab, expected = _flat_card_blob("pawn")
-    assert not pawns._light_or_shade(lab, expected, white, 20.0, 20.0)
+    assert not pawns._light_or_shade(lab, expected, white, 20.0, 20.0, 0.0)
+
+
+def _shaded_card_blob(spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """A card shading from light to dark down the window (L std 7.6, over FLAT_CARD) with a
+    light blob whose lightness runs the same way, spreading ``spread`` (L std)."""
+    expected = np.zeros((40, 40, 3), np.float32)
+    ramp = np.linspace(-1.0, 1.0, 11, dtype=np.float32)[:, None]
+    expected[..., 0] = 60.0
+    expected[15:26, 15:26, 0] += 12.0 * ramp
+    lab = expected.copy()
+    lab[15:26, 15:26, 0] = 80.0 + spread / float(ramp.std()) * ramp
+    return lab, expected
+
+
+def test_a_white_pawn_following_the_cards_light_by_chance_is_no_glare() -> None:
+    # Fresh deck 3000-3999 seed 11 #115: Borea over a light band of the art followed its
+    # lightness (0.57) but hid its detail and shaded from highlight to shade (L std 18);
+    # glare that followed DEV seed 5's cards (#86, #89) spread 10-11 L, or its detail shows
+    white = np.array([90.0, -7.0, -11.0], np.float32)
+    lab, expected = _shaded_card_blob(18.0)
+    assert float(np.std(expected[15:26, 15:26, 0])) >= pawns.FLAT_CARD
+    assert not pawns._light_or_shade(lab, expected, white, 20.0, 20.0, 0.1)
+    assert pawns._light_or_shade(lab, expected, white, 20.0, 20.0, 0.5)
+    lab, expected = _shaded_card_blob(10.5)
+    assert pawns._light_or_shade(lab, expected, white, 20.0, 20.0, 0.1)
+
+
+@pytest.mark.slow
+def test_borea_over_the_arts_light_band_is_found_and_glare_is_not_named() -> None:
+    sample, reading = photo_read(range(3000, 4000), 11, 115)
+    assert sample.scene.pawns[Spirit.BOREA] == Position((0, 3))
+    assert reading.pawns.get(Spirit.BOREA) == Position((0, 3))
+    for index in (86, 89):  # glare following the card, no Borea in the game
+        sample, reading = photo_read(DEV_DESIGNS, 5, index)
+        assert Spirit.BOREA not in sample.scene.pawns
+        assert Spirit.BOREA not in reading.pawns
 
 
 @pytest.mark.slow
