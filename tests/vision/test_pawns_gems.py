@@ -299,15 +299,21 @@ def test_red_art_where_the_calibration_had_glare_is_no_gem() -> None:
         assert is_gem or doubts == [(0, 0)]
 
 
+def _five_pawn_colours() -> tuple[np.ndarray, np.ndarray]:
+    """Five pawn colours 40 Lab apart, the first a green, each learned with a sigma of 3."""
+    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
+    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
+    icovs = np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+    return colours, icovs
+
+
 def test_a_pawn_patch_filling_three_eighths_of_its_box_is_a_candidate() -> None:
     # The white pawn's lit top and shaded side fall into his colour apart, the card's light
     # between them: an L-shaped patch filling 0.375 of its box is his (it was refused at
     # 0.4, fresh decks 3022 #134 and 3039 #237), one filling 0.31 is a spray of light
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
-    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
-    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
-    icovs = np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+    colours, icovs = _five_pawn_colours()
     x, y = (round(v) for v in g.cell_centre((1, 1)))
     for arm, is_pawn in ((5, True), (4, False)):
         lab = expected.copy()
@@ -323,9 +329,7 @@ def test_a_pawn_patch_filling_three_eighths_of_its_box_is_a_candidate() -> None:
 def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
-    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
-    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
-    icovs = np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
+    colours, icovs = _five_pawn_colours()
     lab = expected.copy()
     x, y = (round(v) for v in g.cell_centre((1, 1)))
     lab[y - 20 : y + 20, x : x + 2] = colours[0]  # an edge sliver
