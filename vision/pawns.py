@@ -623,7 +623,14 @@ def find_pawns(
         feet = [f for f in feet if not far_outside(geometry, f[1], f[2])]
         if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
             feet = [f for f in feet if not cell_of(geometry, f[1], f[2]).outside]
-        why[spirit] = "several blobs" if feet else "sized wrong" if blobs else "no pawn-like blob"
+        # (for diagnosis: a pawn-like blob of his colour but not of his size is "sized wrong",
+        # one of his size whose foot falls off the grid "off the grid")
+        if feet:
+            why[spirit] = "several blobs"
+        elif blobs:
+            why[spirit] = "off the grid"
+        else:
+            why[spirit] = "sized wrong" if cands[i] else "no pawn-like blob"
         if len(feet) > 1:
             # Of two look-alikes, one whose middle is faint, mixed or on a card of the pawn's
             # own colour is no pawn seen (see _unsure): the other, if sure, is the pawn.
