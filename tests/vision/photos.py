@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from zefiria.engine.spirits import Spirit
+from zefiria.engine.state import Position
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Reading
@@ -16,3 +18,12 @@ def photo_read(designs: range, seed: int, index: int, per_setup: int = 6) -> tup
     )
     solved, pawns = sample.setup.calibration()
     return sample, read_table(sample.render().image, calibrate(solved.image, pawns.image))
+
+
+def pawn_seen(
+    designs: range, seed: int, index: int, spirit: Spirit
+) -> tuple[Position | None, Position | None, Reading]:
+    """Where ``spirit`` stands in photo ``index`` (None: not in the game), where its reading
+    places him (None: not seen), and the reading."""
+    sample, reading = photo_read(designs, seed, index)
+    return sample.scene.pawns.get(spirit), reading.pawns.get(spirit), reading
