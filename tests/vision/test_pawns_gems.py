@@ -299,21 +299,13 @@ def test_red_art_where_the_calibration_had_glare_is_no_gem() -> None:
         assert is_gem or doubts == [(0, 0)]
 
 
-def _five_pawn_colours() -> tuple[np.ndarray, np.ndarray]:
-    """Five pawn colours 40 Lab apart, the first a green, each learned with a sigma of 3."""
-    colours = np.array([[60.0, -40.0, 30.0]] * 5, np.float32)
-    colours[1:] += np.arange(1, 5, dtype=np.float32)[:, None] * 40.0
-    icovs = np.stack([np.eye(3, dtype=np.float32) / 9.0] * 5)
-    return colours, icovs
-
-
 def test_a_pawn_patch_filling_three_eighths_of_its_box_is_a_candidate() -> None:
     # The white pawn's lit top and shaded side fall into his colour apart, the card's light
     # between them: an L-shaped patch filling 0.375 of its box is his (it was refused at
     # 0.4, fresh decks 3022 #134 and 3039 #237), one filling 0.31 is a spray of light
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
-    colours, icovs = _five_pawn_colours()
+    colours, icovs = _pawn_colours()
     x, y = (round(v) for v in g.cell_centre((1, 1)))
     for arm, is_pawn in ((5, True), (4, False)):
         lab = expected.copy()
@@ -329,7 +321,7 @@ def test_a_pawn_patch_filling_three_eighths_of_its_box_is_a_candidate() -> None:
 def test_a_thin_sliver_of_pawn_colour_is_no_pawn_candidate() -> None:
     g = _geometry()
     expected = _board((80.0, 0.0, 10.0))
-    colours, icovs = _five_pawn_colours()
+    colours, icovs = _pawn_colours()
     lab = expected.copy()
     x, y = (round(v) for v in g.cell_centre((1, 1)))
     lab[y - 20 : y + 20, x : x + 2] = colours[0]  # an edge sliver
@@ -399,6 +391,25 @@ def test_a_grey_pawn_is_not_grown_beyond_its_learned_colour() -> None:
         lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
     )
     assert Spirit.BOREA not in found
+
+
+def test_a_pawn_learned_far_smaller_than_the_others_may_show_more_of_himself() -> None:
+    # The pawns are of one size: Borea learned at 60 px where the others were 168 showed
+    # little of his colour at calibration. A blob of 168 px (2.8 x his own) is him; one
+    # three times the others' is still something else.
+    colours, icovs = _pawn_colours()
+    expected = _board((80.0, 0.0, 10.0))
+    areas = np.array([60.0, 168.0, 168.0, 168.0, 168.0])
+    for rows, is_pawn in ((14, True), (42, False)):
+        lab = expected.copy()
+        x, y = (round(v) for v in _geometry().cell_centre((1, 3)))
+        noise = np.random.default_rng(0).normal(0, 2, (rows, 12, 3))
+        lab[y - rows // 2 : y + rows - rows // 2, x - 6 : x + 6] = colours[0] + noise
+        mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+        found, _, _ = find_pawns(
+            lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
+        )
+        assert (found.get(Spirit.BOREA) == Position((1, 3))) is is_pawn, rows
 
 
 def test_two_look_alikes_are_not_reported_and_both_cards_are_doubtful() -> None:
