@@ -20,12 +20,17 @@ from zefiria.vision.pawn_objects import (
     Look,
     PawnLooks,
     _card_moved,
+    _lit_and_shaded,
+    _opened,
     learn_looks,
     objects,
     second_look,
 )
+from zefiria.vision.pixels import components
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
+
+from .photos import pawn_seen
 
 CARD = (40.0, 20.0, 30.0)  # a brownish card, unlike every pawn
 # Borea, Jugo, Etesia, Skyron, Austro: median colours of their whole objects
@@ -237,6 +242,36 @@ def test_a_shadow_and_glare_on_the_card_are_no_objects() -> None:
     assert len(shapes) == 1
 
 
+def test_an_object_lit_and_shaded_that_hides_its_card_is_looked_at() -> None:
+    # A white pawn on a pale card: its lit top passes for glare and its shaded side for a
+    # shadow, pixel by pixel, and no object is left once light's pixels are taken out.
+    # Lit and shaded at once, over a card whose print it hides, it is an object after all.
+    expected = _board()
+    expected[..., 0] += 8.0 * (np.arange(expected.shape[1]) % 4 < 2)  # the card's fine print
+    lit, shaded = (slice(100, 107), slice(100, 112)), (slice(107, 114), slice(100, 112))
+
+    def looked_at(lab: np.ndarray, core: bool = False) -> list:
+        mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+        whole = components(_opened(mask[::2, ::2] > 0))
+        labels = (whole[1] > 0).astype(np.int32) if core else np.zeros_like(whole[1])
+        return [s for s, _ in _lit_and_shaded(whole, lab, expected, labels, 10.0, set())]
+
+    pawn = expected.copy()
+    pawn[lit], pawn[shaded] = (75.0, 10.0, 15.0), (25.0, 12.0, 18.0)
+    (shape,) = looked_at(pawn)
+    assert abs(shape.cx - 106) < 2 and abs(shape.cy - 107) < 2
+    # ...but not one already an object (taken whole from its core), nor glare alone, nor
+    # light and shade that leave the card's print showing
+    assert looked_at(pawn, core=True) == []
+    glare = expected.copy()
+    glare[lit] = glare[shaded] = (75.0, 10.0, 15.0)
+    assert looked_at(glare) == []
+    showing = expected.copy()
+    showing[lit] += (30.0, 0.0, 0.0)
+    showing[shaded] *= 0.6
+    assert looked_at(showing) == []
+
+
 def test_a_card_nudged_beyond_its_match_is_no_pawn() -> None:
     # The expected card has a white disc of art; the card lies 3 board px further right.
     expected = _board()
@@ -351,6 +386,21 @@ def test_glare_over_dark_art_is_not_taken_whole_for_a_pawn(
     monkeypatch.setattr(pawn_objects, "WHOLE_CORE", 0.0)
     _, phantom = _dev_reading(174, True, monkeypatch, 37, range(9000, 10000))
     assert Spirit.BOREA in phantom
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [85, 99])
+def test_the_white_pawn_lit_and_shaded_on_a_pale_card_is_named(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fresh decks 3014 and 3016 (`pawn_diag.py --designs 3000-3999 --seed 11`): Borea on a
+    # pale blue card, whitened where lit and darkened where shaded; light explained every
+    # pixel but scattered ones, and no object was left to name.
+    truth, seen, _ = pawn_seen(range(3000, 4000), 11, index, Spirit.BOREA)
+    assert truth is not None and seen == truth
+    monkeypatch.setattr(pawn_objects, "LIT_AND_SHADED", 1.01)  # never both
+    _, without, reading = pawn_seen(range(3000, 4000), 11, index, Spirit.BOREA)
+    assert without is None and truth.cell in reading.uncertain
 
 
 def test_a_pawn_whose_look_was_not_learned_is_never_named() -> None:
