@@ -351,9 +351,7 @@ def _twin(island: int, art: int, dx: int = 0, seed: int = 0) -> np.ndarray:
     return img
 
 
-def test_an_island_whose_print_was_cut_far_off_is_ruled_out_only_by_a_whole_close_fit() -> (
-    None
-):
+def test_an_island_whose_print_was_cut_far_off_is_ruled_out_only_by_a_whole_close_fit() -> None:
     # Fresh deck 7073: island 4's print was cut a quarter card off at calibration, so it
     # told every card apart from itself, its own card too, which fitted island 7's print
     # but for two blocks (the icon, left out of the fit as a pawn's would be) and was read
