@@ -430,7 +430,7 @@ def second_look(
         best = v.pawn
         fx, fy = s.cx - looks.offsets[best][0], s.cy - looks.offsets[best][1]
         pos = cell_of(geometry, fx, fy)
-        if best not in want or (pos.outside and CALIBRATION_ORDER[best] is not Spirit.AUSTRO):
+        if pos.outside and CALIBRATION_ORDER[best] is not Spirit.AUSTRO:
             continue  # (only Austro stands beside the grid)
         if far_outside(geometry, fx, fy):
             continue
@@ -441,6 +441,12 @@ def second_look(
         named.setdefault(best, []).append((s, pos, edge < BORDER))
     out: list[Seen] = []
     for i, found in named.items():
+        # A pawn placed already is looked for only when his object there had another
+        # pawn's colour: the first look took the wrong object for him (DEV seed 5 #157:
+        # the white pawn placed on the dark one's lit top, doubted here, and named on his
+        # own card, missed silently)
+        if i not in want and CALIBRATION_ORDER[i] not in doubted:
+            continue
         # Two objects of one pawn's colour, even one sized wrong to be named (the pawn
         # itself, seen badly, and a card's edge), but not the card's own print, moved or
         # showing through, nor a faint change: which is the pawn is not known

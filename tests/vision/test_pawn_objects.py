@@ -471,6 +471,36 @@ def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     assert look.doubted == set()
 
 
+def test_a_pawn_doubted_where_he_was_placed_is_named_where_his_colour_is() -> None:
+    # DEV seed 5 #157: the first look placed Borea on the dark pawn's lit top, and the
+    # white pawn's own object, named Borea on another card, was passed over as a pawn
+    # placed already. Doubted where he was placed, he is looked for like a pawn unplaced.
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    at, own = g.cell_centre((1, 2)), g.cell_centre((3, 3))
+    _put(lab, at, (20.0, 0.0, 0.0))
+    _put(lab, own, (60.0, 0.0, -10.0), seed=1)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    args = (LOOKS, _learned_at(), FLAT)
+    look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
+    assert look.doubted == {Spirit.BOREA}
+    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.BOREA, Position((3, 3)))]
+    # ...but a pawn placed on an object of his own colour is not looked for again
+    _put(lab, at, (60.0, 0.0, -10.0), seed=2)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
+    assert look.doubted == set() and look.seen == []
+
+
+@pytest.mark.slow
+def test_the_white_pawn_taken_off_the_dark_ones_lit_top_is_found_on_his_card() -> None:
+    truth, seen, reading = pawn_seen(range(16), 5, 157, Spirit.BOREA)  # (DEV decks 0-15)
+    assert truth is not None and seen == truth
+    assert reading.pawns.get(Spirit.AUSTRO) is None  # (his card is in doubt instead)
+    assert (4, 2) in reading.uncertain
+
+
 def _rimmed(lab: np.ndarray, at: tuple[float, float], colour: tuple[float, ...]) -> None:
     """A pawn's object whose rim (2 board px, a half-res pixel) blends half with the card."""
     x, y = round(at[0]), round(at[1])
