@@ -182,13 +182,15 @@ def _lit_and_shaded(
     n, whole_labels, stats, cents = whole
     out: list[tuple[Shape, NDArray[Any]]] = []
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
-    for k in range(1, n):
+    # (every photo passes here: the objects with a core, and those too small, are ruled out
+    # for all at once, leaving few or none to look at one by one)
+    cored = np.bincount(whole_labels[labels > 0], minlength=n) > 0
+    big = stats[:, cv2.CC_STAT_AREA] >= smallest
+    for k in (np.flatnonzero(big[1:] & ~cored[1:]) + 1).tolist():
         x0, y0, w, h, area = (int(v) for v in stats[k])
-        if k in used or area < smallest:
+        if k in used:
             continue
         blob = whole_labels[y0 : y0 + h, x0 : x0 + w] == k
-        if np.count_nonzero(labels[y0 : y0 + h, x0 : x0 + w][blob]):
-            continue
         d = lab2[y0 : y0 + h, x0 : x0 + w, 0][blob] - exp2[y0 : y0 + h, x0 : x0 + w, 0][blob]
         if min(np.mean(d > SHADOW_DROP), np.mean(d < -SHADOW_DROP)) < LIT_AND_SHADED:
             continue
