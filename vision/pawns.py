@@ -653,10 +653,7 @@ def find_pawns(
                 feet = sure
         if len(feet) > 1:
             # Two look-alikes: which one is the pawn is not known, so neither card is sure.
-            for f in feet:
-                pos = cell_of(geometry, f[1], f[2])
-                if not pos.outside:
-                    unplaced.add(pos.cell)
+            unplaced |= _doubted_cells(geometry, spirit, [(f[1], f[2]) for f in feet])
         if len(feet) != 1:
             continue
         area, fx, fy = feet[0]
@@ -677,6 +674,7 @@ def find_pawns(
             if not _unsure(lab, expected, colours, icovs, i, b[1], b[2], objects, areas[i])
         ]
         kind = "rival: same colour elsewhere" if rivals else ""
+        others = seen if not pos.outside else _standing_beside(seen, offsets, geometry)
         # The other grey's blob on this object is this pawn's own light or shade when
         # the object is this pawn's size and most of it this pawn's grey (see _grey_share).
         own: list[tuple[float, float, float]] = []
@@ -699,9 +697,9 @@ def find_pawns(
         # Austro beside another pawn: 2 phantoms more on 3000-3999, dropped.)
         rivals += [
             b
-            for j in range(len(seen))
+            for j in range(len(others))
             if j != i
-            for b in seen[j]
+            for b in others[j]
             if b[0] >= WEAKER * area
             and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
             and not _card_in_shade(lab, expected, b[1], b[2])
@@ -709,7 +707,7 @@ def find_pawns(
         ]
         kind = kind or ("rival: another colour on it" if rivals else "")
         if spirit is Spirit.AUSTRO:
-            fakes = _austro_fakes(seen, areas, gems_at or [], bx, by, pitch, area)
+            fakes = _austro_fakes(others, areas, gems_at or [], bx, by, pitch, area)
             rivals += [b for b in fakes if b not in own]
             kind = kind or ("rival: a shade" if rivals else "")
         if spirit in GREYS:
@@ -719,7 +717,7 @@ def find_pawns(
             j = CALIBRATION_ORDER.index(GREYS[1 - GREYS.index(spirit)])
             rivals += [
                 b
-                for b in seen[j]
+                for b in others[j]
                 if b[0] >= MIN_AREA * areas[j]
                 and np.hypot(b[1] - bx, b[2] - by) < SAME * pitch
                 and b not in own
@@ -729,10 +727,10 @@ def find_pawns(
             not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by, objects, areas[i])
         ):
             why[spirit] = kind or "unsure"
-            for b in [(area, bx, by), *rivals]:
-                where = cell_of(geometry, b[1] - offsets[i][0], b[2] - offsets[i][1])
-                if not where.outside:
-                    unplaced.add(where.cell)
+            feet_at = [
+                (b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in [(area, bx, by), *rivals]
+            ]
+            unplaced |= _doubted_cells(geometry, spirit, feet_at)
             continue
         found[spirit] = pos
         placed[spirit] = (bx, by)
@@ -763,6 +761,48 @@ def find_pawns(
     if found_at is not None:
         found_at += [placed[spirit] for spirit in found]
     return found, doubtful, unplaced
+
+
+def _doubted_cells(
+    geometry: BoardGeometry, spirit: Spirit, feet: list[tuple[float, float]]
+) -> set[Cell]:
+    """The cells a pawn may stand on, feet at board points ``feet``, left unplaced.
+
+    A foot beside the grid can only be Austro's: his doubt goes to the edge cell beside it,
+    the cell a reading names him by there (``{"outside": [r, c]}``). Unflagged, an Austro
+    seen beside the grid but not placed was missed silently (fresh 8000-8999 seed 61: 5 of
+    13 silent misses).
+    """
+    out: set[Cell] = set()
+    for x, y in feet:
+        pos = cell_of(geometry, x, y)
+        if not pos.outside or (spirit is Spirit.AUSTRO and not far_outside(geometry, x, y)):
+            out.add(pos.cell)
+    return out
+
+
+def _standing_beside(
+    seen: list[list[tuple[float, float, float]]], offsets: F64, geometry: BoardGeometry
+) -> list[list[tuple[float, float, float]]]:
+    """The blobs of ``seen`` (per pawn, calibration order) that could be a pawn standing by
+    a blob beside the grid: Austro's all, another pawn's only when its foot is on a card.
+
+    Only Austro stands off the grid. A blob of another pawn's colour there, on him or by
+    him, is his own lit top or shade or the table, not a pawn casting a shadow or standing
+    on him (fresh 8000-8999 seed 61 #134, #416: his lit top read as the white pawn, #372:
+    the purple table beside his shadow read as Skyron; all three missed silently).
+    """
+    austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
+    return [
+        blobs
+        if j == austro
+        else [
+            b
+            for b in blobs
+            if not cell_of(geometry, b[1] - offsets[j][0], b[2] - offsets[j][1]).outside
+        ]
+        for j, blobs in enumerate(seen)
+    ]
 
 
 def _grey_share(

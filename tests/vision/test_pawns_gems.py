@@ -499,6 +499,15 @@ def _austro_beside_grid(table: tuple, learned: tuple, patch: np.ndarray) -> dict
     """The pawns found on a board of ``table`` colour with a ``patch`` (Lab, 14 x 12 px:
     Austro's learned area, 168 px) on the table right of cell (2, 4), Austro learned as
     ``learned``."""
+    return _austro_scene(table, learned, patch)[0]
+
+
+def _austro_scene(
+    table: tuple, learned: tuple, patch: np.ndarray, white_x: float | None = None
+) -> tuple[dict, set]:
+    """The pawns found and the cells left unplaced (see :func:`_austro_beside_grid`), with
+    a patch of the white pawn's colour (12 x 8 px) above the dark patch, its middle
+    ``white_x`` pitches right of the cell's centre, if given."""
     g = _geometry()
     colours, icovs = _pawn_colours()
     colours[4] = learned
@@ -507,19 +516,56 @@ def _austro_beside_grid(table: tuple, learned: tuple, patch: np.ndarray) -> dict
     x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
     h, w = patch.shape[:2]
     lab[y - h // 2 : y - h // 2 + h, x - w // 2 : x - w // 2 + w] = patch
+    if white_x is not None:
+        wx = round(g.cell_centre((2, 4))[0] + white_x * g.pitch)
+        noise = np.random.default_rng(3).normal(0, 2, (12, 8, 3))
+        lab[y - h // 2 - 18 : y - h // 2 - 6, wx - 4 : wx + 4] = colours[0] + noise
     mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
     areas = np.full(5, 168.0)
-    found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
-    return found
+    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    return found, unplaced
+
+
+def _lit_austro_patch() -> np.ndarray:
+    """A dark patch of Austro's size shaded like a standing pawn (dark body, lit top), a
+    little lighter than his learned colour: no pixel passes as his by colour."""
+    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
+    patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]
+    return patch
+
+
+def test_a_white_patch_beside_the_grid_is_no_pawn_casting_austros_shade() -> None:
+    # Fresh decks 8024 and 8069 (`pawn_diag.py --designs 8000-8999 --seed 61 --read-only
+    # --n 480 --per-setup 6` #134, #416): Austro beside the grid, his lit top read as the
+    # white pawn, was taken for that pawn's shadow and missed silently. Only Austro stands
+    # off the grid: a white patch there is no pawn.
+    table, learned = (45.0, 5.0, 10.0), (20.0, 0.0, 0.0)
+    found, _ = _austro_scene(table, learned, _lit_austro_patch(), white_x=0.85)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    assert Spirit.BOREA not in found
+
+
+def test_austro_beside_the_grid_in_doubt_leaves_the_edge_cell_beside_him_uncertain() -> None:
+    # Austro seen beside the grid but not placed (a rival blob elsewhere, or another pawn
+    # close enough to cast his shade) was missed silently: fresh 8000-8999 seed 61 #208.
+    # The reading names him by the edge cell he stands by, and doubts him by it too.
+    g = _geometry()
+    x, y = g.cell_centre((2, 4))
+    beside, far = (x + 0.85 * g.pitch, y), (x + 3.0 * g.pitch, y)
+    on_card = g.cell_centre((0, 1))
+    assert pawns._doubted_cells(g, Spirit.AUSTRO, [beside, on_card]) == {(2, 4), (0, 1)}
+    # (another pawn never stands there, and a blob far off the grid is no pawn at all)
+    assert pawns._doubted_cells(g, Spirit.BOREA, [beside, on_card]) == {(0, 1)}
+    assert pawns._doubted_cells(g, Spirit.AUSTRO, [far]) == set()
 
 
 def _beside_grid_scene(lit: bool) -> dict:
     """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
     standing pawn (``lit``) or flat like a shadow or a change of exposure."""
     # (a little lighter than the learned colour: no pixel passes as Austro's by colour)
-    patch = np.broadcast_to(np.array([30.0, 0.0, 0.0], np.float32), (14, 12, 3)).copy()
-    if lit:
-        patch[:, :, 0] += np.linspace(-18.0, 10.0, 14)[:, None]  # dark body, lit top
+    patch = _lit_austro_patch()
+    if not lit:
+        patch[:, :, 0] = 30.0
     return _austro_beside_grid((45.0, 5.0, 10.0), (20.0, 0.0, 0.0), patch)
 
 
