@@ -375,15 +375,20 @@ class Referee:
 
     def _where_pick(self, spirit: Spirit, pos: Position, observation: Observation) -> Pick:
         """Where ``spirit``'s unseen pawn may stand: the cards the camera has doubts about
-        first (something it could not name may be the pawn), then every other free card and,
-        for Austro, the places beside the grid."""
+        first (something it could not name may be the pawn), and for Austro the places
+        beside those of them on the edge (the camera doubts the edge cell he stands by when
+        it saw him there but could not be sure); then every other free card and, for
+        Austro, every other place beside the grid."""
         state = self.state
         taken = {p.cell for s, p in observation.pawns.items() if s is not spirit and not p.outside}
         doubtful = [c for c in ALL_CELLS if c in observation.uncertain]
-        cells = doubtful + [c for c in ALL_CELLS if c not in observation.uncertain]
-        places = [Position(c) for c in cells if c not in taken]
-        if spirit is Spirit.AUSTRO:
-            places += [Position(c, outside=True) for c in ALL_CELLS if is_edge(c)]
+        beside = [Position(c, outside=True) for c in ALL_CELLS if is_edge(c)]
+        if spirit is not Spirit.AUSTRO:
+            beside = []
+        places = [Position(c) for c in doubtful if c not in taken]
+        places += [p for p in beside if p.cell in observation.uncertain]
+        places += [Position(c) for c in ALL_CELLS if c not in taken and c not in doubtful]
+        places += [p for p in beside if p.cell not in observation.uncertain]
         places = [p for p in places if p != pos]
         labels = tuple(
             self._w("place_beside", where=format_cell(p.cell), island=state.island_at(p.cell))

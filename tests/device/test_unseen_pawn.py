@@ -13,6 +13,8 @@ from zefiria.device.referee.journal import Journal
 from zefiria.device.referee.loop import UNSEEN_LOOKS, Setup
 from zefiria.device.referee.virtual_players import VirtualTable
 from zefiria.engine.actions import ChooseFirst, Fly
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.engine.observation import Observation
 from zefiria.engine.rules import is_legal
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Mode, Phase, Position
@@ -159,3 +161,30 @@ def test_a_press_meant_for_a_longer_list_stays_inside_the_menu_on_screen(tmp_pat
     options = (ChooseFirst(Spirit.BOREA), ChooseFirst(Spirit.ETESIA))
     outcome = sim.session._menu_press(Event.OK, "who plays first?", options)
     assert outcome is not None and sim.session.selected == 1
+
+
+def test_austro_unseen_is_looked_for_first_beside_an_edge_card_the_camera_doubts(
+    tmp_path: Path,
+) -> None:
+    # The camera doubts the edge cell Austro stands by when it saw him beside the grid but
+    # could not be sure of him: "where is he?" offers that place right after the doubted
+    # cards, not after every card of the grid.
+    setup = Setup(2, Mode.STANDARD, (Spirit.AUSTRO, Spirit.ETESIA), seed=11)
+    sim, _, _ = simulated(tmp_path, setup, seed=4, cheat_rate=0.0)
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    state = sim.referee.state
+    grid = tuple(state.island_at(c) for c in ALL_CELLS)
+    seen = Observation(grid, uncertain=frozenset({(1, 1), (2, 4)}))
+    pos = state.position_of(Spirit.AUSTRO)
+    assert pos is not None and pos.cell not in {(0, 0), (2, 4)}
+    places = sim.referee._where_pick(Spirit.AUSTRO, pos, seen).places
+    beside = places.index(Position((2, 4), outside=True))
+    cards = [i for i, p in enumerate(places) if not p.outside]
+    doubted = [i for i in cards if places[i].cell in seen.uncertain]
+    assert doubted and max(doubted) < beside < min(set(cards) - set(doubted))
+    # (every other place beside the grid after the cards; none for another pawn)
+    assert places.index(Position((0, 0), outside=True)) > max(cards)
+    etesia = state.position_of(Spirit.ETESIA)
+    assert etesia is not None
+    assert not any(p.outside for p in sim.referee._where_pick(Spirit.ETESIA, etesia, seen).places)
