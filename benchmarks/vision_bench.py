@@ -262,9 +262,14 @@ def main() -> int:
                     c["pawns_right"] += 1
                 elif got_pos is not None:
                     c["pawns_wrong"] += 1
-                elif pos.outside or pos.cell not in reading.uncertain:
-                    # (the referee would take its card, or the table beside it, for bare)
+                elif pos.cell not in reading.uncertain:
+                    # (the referee would take its card for bare; Austro beside the grid is
+                    # doubted by the edge cell he stands by, which the referee offers first
+                    # when it asks where he is: as pawn_diag.py counts him)
                     c["pawns_silent"] += 1
+                    c["pawns_silent_beside"] += pos.outside
+                elif pos.outside:
+                    c["pawns_beside_doubted"] += 1
             c["pawns_phantom"] += sum(1 for s in reading.pawns if s not in scene.pawns)
             truth_gems = set(scene.gems) - set(photo.truth.hidden_gems)
             c["gems"] += len(truth_gems)
@@ -310,8 +315,9 @@ def main() -> int:
         f"| **silent misreads** (wrong, not uncertain) | **{c['silent']}** | 0 |",
         f"| pawns right (photos read ok) | {pct(c['pawns_right'], c['pawns'])} | 100% |",
         f"| pawns placed wrong / phantom | {c['pawns_wrong']} / {c['pawns_phantom']} | 0 |",
-        f"| pawns missed silently (card not uncertain, or Austro beside the grid) "
-        f"| {c['pawns_silent']} | |",
+        f"| pawns missed silently (card, or edge cell Austro stands by, not uncertain) "
+        f"| {c['pawns_silent']} ({c['pawns_silent_beside']} Austro beside the grid; "
+        f"{c['pawns_beside_doubted']} more there with the edge cell uncertain) | |",
         f"| gems found (photos read ok) | {pct(c['gems_right'], c['gems'])} | >= 99% |",
         f"| phantom gems | {c['gems_phantom']} | 0 |",
         f"| hand scenes flagged (refused, or every covered card uncertain) "
