@@ -116,6 +116,31 @@ def test_a_faint_outline_is_trusted_only_with_every_card_on_it() -> None:
     assert not outline_trusted(PrintDeck(np.stack(prints)))
 
 
+def _busy_print(island: int, dy: int = 0) -> np.ndarray:
+    """A card whose art is a fine plaid, its paper edge a small step on the table: the art's
+    own edges make the typical edge strong."""
+    img = np.full((H + 2 * PAD, W + 2 * PAD), 170, np.uint8)
+    x0, y0 = PAD, PAD + dy
+    cv2.rectangle(img, (x0, y0), (x0 + W - 1, y0 + H - 1), 200, -1)
+    yy, xx = np.mgrid[0 : H - 8, 0 : W - 8]
+    img[y0 + 4 : y0 + H - 4, x0 + 4 : x0 + W - 4] = 120 + 25 * ((xx // 3) % 2 + (yy // 3) % 2)
+    cv2.putText(img, str(island), (x0 + 10, y0 + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 230, 2)
+    return img
+
+
+def test_an_outline_barely_above_busy_art_is_trusted_with_every_card_on_it() -> None:
+    deck = PrintDeck(np.stack([_busy_print(k) for k in range(1, 26)]))
+    # (the paper's edge 2-3x the art's typical edge: under 3, as fresh deck 3029's top side)
+    _, rows = edge_profiles(np.stack([_busy_print(k) for k in range(1, 6)]))
+    assert not outline_at_sides(rows.mean(axis=0), share=FAINT_SIDE, over_typical=3.0)
+    assert not deck.outlined and outline_trusted(deck)
+    two = [_busy_print(k, dy=7 if k in (3, 9) else 0) for k in range(1, 26)]
+    assert not outline_trusted(PrintDeck(np.stack(two)))
+    # every card framed 10 px too low: no edge at the rows' sides, however faint
+    low = PrintDeck(np.stack([_busy_print(k, dy=10) for k in range(1, 26)]))
+    assert not outline_trusted(low)
+
+
 def test_shuffled_cards_are_identified_and_sure(deck: PrintDeck) -> None:
     order = np.random.default_rng(5).permutation(25)
     prints = np.stack([_print(int(k) + 1, seed=100 + i) for i, k in enumerate(order)])
