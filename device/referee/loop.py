@@ -382,9 +382,11 @@ class Referee:
         state = self.state
         taken = {p.cell for s, p in observation.pawns.items() if s is not spirit and not p.outside}
         doubtful = [c for c in ALL_CELLS if c in observation.uncertain]
-        beside = [Position(c, outside=True) for c in ALL_CELLS if is_edge(c)]
-        if spirit is not Spirit.AUSTRO:
-            beside = []
+        beside = (
+            [Position(c, outside=True) for c in ALL_CELLS if is_edge(c)]
+            if spirit is Spirit.AUSTRO
+            else []
+        )
         places = [Position(c) for c in doubtful if c not in taken]
         places += [p for p in beside if p.cell in observation.uncertain]
         places += [Position(c) for c in ALL_CELLS if c not in taken and c not in doubtful]
