@@ -495,13 +495,20 @@ def _check_framing(deck: PrintDeck) -> None:
     cards it did frame), but leaves many cards framed a stripe off or not at all: every
     later photo would then be compared on table and neighbours. (Moving those cards onto
     the mean outline was tried: it made misreads on DEV, the mean is not the paper edge.)
+
+    A plain light table refuses too when the cards lie close: the prints are grey, a
+    yellow or pale border is as light as the table there, and a print's sides then show
+    its neighbour's border beside its own art's inner frame, each card's edge of another
+    polarity. Fresh decks 3020 and 3024 (3000-3999 seed 11) on white tables: refused,
+    with the same cards 15% further apart accepted, as on a dark table.
     """
     if _placed_wrong(deck):
         cards = ", ".join(str(i + 1) for i in np.nonzero(_off_cards(deck))[0])
         raise CalibrationError(
             f"solved photo: the grid does not fit the cards (cards {cards} are not where "
-            "their corners were found: the table's pattern taken for card edges?); lay the "
-            "cards a finger apart, square to each other, and retake"
+            "their corners were found: cards too close together, or the table's pattern "
+            "taken for card edges?); lay the cards a finger apart, square to each other, "
+            "and retake"
         )
 
 

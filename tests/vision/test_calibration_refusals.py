@@ -1,4 +1,4 @@
-"""Calibration on a patterned table: a grid placed wrong is refused, never accepted.
+"""Calibration on a patterned or light table: a grid placed wrong is refused, never accepted.
 
 A lattice a stripe off on a striped or dotted table still passes the deck-wide outline
 check (the mean outline is that of the cards it framed), but many cards' own prints then
@@ -9,12 +9,15 @@ misreads). DEV decks only (tuning material).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
-from zefiria.engine.grid import ALL_CELLS
+from zefiria.engine.grid import ALL_CELLS, SIZE
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.profile import Profile
-from zefiria.vision.synthetic import DEV_DESIGNS, RenderResult, random_setup
+from zefiria.vision.reader import read_table
+from zefiria.vision.synthetic import DEV_DESIGNS, RenderResult, random_scene, random_setup
 
 # make_dataset(96, s, DEV_DESIGNS, per_setup=6): session k is random_setup(s * 100_003 + k)
 # with design k.
@@ -105,3 +108,26 @@ class _Fit:
 
     def __init__(self, free: bool) -> None:
         self.name = self.deck = "free" if free else "rigid"
+
+
+@pytest.mark.slow
+def test_close_cards_on_a_light_table_are_refused_and_read_a_finger_apart() -> None:
+    """Fresh deck 3024 (3000-3999 seed 11, session 24) on a plain white table: yellow
+    borders as light as the table beside green and blue ones, the cards close. The advice
+    given must be the one that works: the same cards laid 15% further apart calibrate, and
+    a game photo then reads every card right."""
+    setup = random_setup(11 * 100_003 + 24, 3024)
+    assert setup.style.table == "plain"
+    solved, pawns = setup.calibration()
+    with pytest.raises(CalibrationError, match=r"cards too close together.*a finger apart"):
+        calibrate(solved.image, pawns.image)
+    apart = [(1.15 * x, 1.15 * y) for x, y in setup.layout.centres]
+    spread = replace(setup, layout=replace(setup.layout, centres=tuple(apart)))
+    solved, pawns = spread.calibration()
+    profile = calibrate(solved.image, pawns.image)
+    seed = 11 * 1_000_003 + 144  # the session's first game photo in make_dataset
+    scene = random_scene(seed, 0.1)
+    reading = read_table(spread.photo(scene, seed).image, profile)
+    assert reading.grid == tuple(
+        tuple(scene.island_at((r, c)) for c in range(SIZE)) for r in range(SIZE)
+    )
