@@ -4,7 +4,7 @@ A lattice a stripe off on a striped or dotted table still passes the deck-wide o
 check (the mean outline is that of the cards it framed), but many cards' own prints then
 lie off the deck's outline or show none: the session must be refused with a reason, or
 every later photo is read on table and neighbours (DEV seed 26 design 10 gave silent
-misreads). DEV decks only (tuning material).
+misreads). DEV and fresh decks (never EVAL's).
 """
 
 from __future__ import annotations
