@@ -26,7 +26,7 @@ from .card_identity import (
     quartiles,
     soften,
 )
-from .card_print import cut_prints, print_maps, print_size
+from .card_print import PRINT_CHANNELS, cut_prints, print_grey, print_maps, print_size
 from .card_quads import (
     deck_size,
     edge_images,
@@ -75,6 +75,10 @@ class CalibrationError(ValueError):
     """The calibration photos cannot make a reliable profile; the message says why."""
 
 
+class OutlineError(CalibrationError):
+    """The cards' outlines were not found in the prints' channel (another may show them)."""
+
+
 def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
     """A profile from the two calibration photos, or :class:`CalibrationError`."""
     try:
@@ -91,11 +95,28 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
         fit = locate_grid(solved)
     except GridNotFoundError as exc:
         raise CalibrationError(f"solved photo: grid not found: {exc}") from None
+    # The cards' outlines are looked for in grey first, then in the other channels in turn
+    # (card_print.PRINT_CHANNELS): a yellow or pale border can be as light as a white or
+    # grey table in grey and plain in another. Only a refusal for the outlines goes on to
+    # the next channel (each try costs a whole fit); if none finds them, grey's reason is
+    # given, and a later channel's other reason (it found the outlines) if it has one.
+    first: OutlineError | None = None
+    for channel in PRINT_CHANNELS:
+        try:
+            return _calibrate_on(channel, solved, pawns, fit)
+        except OutlineError as refused:
+            first = first or refused
+    assert first is not None
+    raise first
+
+
+def _calibrate_on(channel: str, solved: U8, pawns: U8, fit: GridFit) -> Profile:
+    """The profile with the prints cut from ``channel``, or :class:`CalibrationError`."""
     # Two fits of the cards' corners (rigid outlines, and sides fitted each on its own: see
     # card_quads.find_quads), each with its own refitted lattice. The rigid one is kept
     # unless the free one's prints line up better with the deck's outline...
-    rigid = _fit_cards(solved, fit, free=False)
-    free = _fit_cards(solved, fit, free=True)
+    rigid = _fit_cards(solved, fit, channel, free=False)
+    free = _fit_cards(solved, fit, channel, free=True)
     try:
         return _choose(rigid, free, solved, pawns, glare_again=False)
     except CalibrationError as refused:
@@ -191,7 +212,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[
     # wrong). The advice names the surface too: a table the colour of the cards' border hides
     # the paper's edge however far apart the cards lie.
     if not outline_trusted(deck):
-        raise CalibrationError(
+        raise OutlineError(
             "solved photo: the cards' edges were not found precisely (cards touching, or "
             "their edges lost in the table's pattern or colour?); lay them a finger apart, on "
             "a surface unlike the cards' border, and retake"
@@ -209,6 +230,8 @@ def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[
         )
 
     _check_framing(deck)
+    if cards.channel != PRINT_CHANNELS[0]:
+        _check_colour_framing(deck)
 
     feats2 = crop_cards(lab2, centres, inner)
     own = coarse_costs(feats2, templates)
@@ -257,6 +280,7 @@ def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[
         card_quads=quads,
         card_prints=prints,
         pawn_looks=looks.as_array(),
+        print_channel=cards.channel,
     )
     return profile, _self_check(pawns, profile)
 
@@ -265,18 +289,20 @@ def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[
 class CardFit:
     """One fit of the grid and the cards' corners on the solved photo."""
 
+    channel: str  # the one the prints are cut from (card_print.PRINT_CHANNELS)
     geometry: BoardGeometry
     board: U8  # the solved photo warped to the board
     lab: F32  # ...in Lab
-    grey_hi: U8  # the fine board, grey
+    grey_hi: U8  # the fine board, in that channel
     table_px: NDArray[np.bool_]  # board pixels clear of the cards
     quads: F64  # (25, 4, 2) board-px corners
     prints: U8  # the cards' prints cut along them (card_print)
     deck: PrintDeck
 
 
-def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
-    """The cards' corners, refitting the lattice to them, rigid or ``free`` (per side)."""
+def _fit_cards(solved: U8, fit: GridFit, channel: str, free: bool) -> CardFit:
+    """The cards' corners, refitting the lattice to them, rigid or ``free`` (per side), found
+    in ``channel`` of the photo."""
     h, w = solved.shape[:2]
     lattice = fit.lattice_to_image
     # The outline fit is a first guess: each card's own four corners are found on the board
@@ -299,7 +325,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         )
         hi, board = geometry.warp_fine(solved), geometry.warp(solved)
         lab = to_lab(board)
-        grey_hi = cv2.cvtColor(hi, cv2.COLOR_BGR2GRAY)
+        grey_hi = print_grey(hi, channel)
         like = table_likeness(hi, geometry)
         centres, (cw, ch), table_px = _measure_cards(grey_hi, lab, geometry, fit.card_rects, like)
         quads = find_quads(
@@ -341,7 +367,7 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
         settled=off < SETTLED * PITCH,
         before=None if first_found is None else geometry.image_to_board(first_found),
     )
-    prints, deck = _prints(solved, quads, geometry)
+    prints, deck = _prints(solved, quads, geometry, channel)
     # Across a tight gap a free side can reach the neighbour's edge (fresh deck 2033: five
     # cards 3 board px too tall, one island's print learned 6 print px off its place and
     # misread after). A card bigger or smaller than the deck keeps its rigid outline,
@@ -353,18 +379,19 @@ def _fit_cards(solved: U8, fit: GridFit, free: bool) -> CardFit:
     wrong_size = off_size(quads) if free else np.zeros(len(quads), bool)
     if wrong_size.any() and not _placed_wrong(deck):
         sized = np.where(wrong_size[:, None, None], outlines, quads)
-        sized_prints, sized_deck = _prints(solved, sized, geometry)
+        sized_prints, sized_deck = _prints(solved, sized, geometry, channel)
         if _misfit(sized_deck)[:2] <= _misfit(deck)[:2]:
             quads, prints, deck = sized, sized_prints, sized_deck
     quads, prints, deck = _reframe_on_colour(
-        solved, geometry, like, start, size, quads, prints, deck
+        solved, geometry, channel, like, start, size, quads, prints, deck
     )
-    return CardFit(geometry, board, lab, grey_hi, table_px, quads, prints, deck)
+    return CardFit(channel, geometry, board, lab, grey_hi, table_px, quads, prints, deck)
 
 
 def _reframe_on_colour(
     solved: U8,
     geometry: BoardGeometry,
+    channel: str,
     like: F32,
     start: F64,
     size: tuple[float, float],
@@ -404,13 +431,13 @@ def _reframe_on_colour(
     ).corners
     tried = quads.copy()
     tried[todo] = redo
-    mixed_prints, mixed_deck = _prints(solved, tried, geometry)
+    mixed_prints, mixed_deck = _prints(solved, tried, geometry, channel)
     keep = todo & _framed_as_fitted(mixed_deck)
     if not keep.any():
         return quads, prints, deck
     mixed = np.where(keep[:, None, None], tried, quads)
     if not (keep == todo).all():  # (else the prints just cut are the mixed ones)
-        mixed_prints, mixed_deck = _prints(solved, mixed, geometry)
+        mixed_prints, mixed_deck = _prints(solved, mixed, geometry, channel)
     if (
         (keep <= _framed_as_fitted(mixed_deck)).all()
         and int(_off_cards(mixed_deck).sum()) <= int(off.sum())
@@ -451,11 +478,13 @@ def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -
 HUE_STRETCH = 0.2  # a* or b* quartile stretch off L's beyond which no light explains it
 
 
-def _prints(solved: U8, quads: F64, geometry: BoardGeometry) -> tuple[U8, PrintDeck]:
+def _prints(
+    solved: U8, quads: F64, geometry: BoardGeometry, channel: str
+) -> tuple[U8, PrintDeck]:
     """The cards' prints at the photo's resolution (what readings tell islands apart by),
     and the deck they make."""
     psize = print_size(quads, geometry)
-    prints = cut_prints(solved, print_maps(quads, geometry, psize), psize)
+    prints = cut_prints(solved, print_maps(quads, geometry, psize), psize, channel)
     return prints, PrintDeck(prints)
 
 
@@ -504,12 +533,41 @@ def _check_framing(deck: PrintDeck) -> None:
     """
     if _placed_wrong(deck):
         cards = ", ".join(str(i + 1) for i in np.nonzero(_off_cards(deck))[0])
-        raise CalibrationError(
+        raise OutlineError(
             f"solved photo: the grid does not fit the cards (cards {cards} are not where "
             "their corners were found: cards too close together, or the table's pattern "
             "taken for card edges?); lay the cards a finger apart, square to each other, "
             "and retake"
         )
+
+
+def _check_colour_framing(deck: PrintDeck) -> None:
+    """Refuse a fit made in a colour channel whose prints line up worse than grey fits do.
+
+    A channel other than grey is tried only where grey found no outline, and in some it
+    finds the art's frame rather than the paper's edge (a white border is as light as the
+    table there): the deck's outline still frames most cards, but corners lie 10 photo px
+    off at the median (fresh 5002: 13.1, 5032: 10.6; grey fits of DEV seed 5 lie within
+    1.4 in 37 sessions of 39), and the prints line up less well.
+    Fits in colour on fresh 3000-3999 seed 11 and 5000-5999 seed 13 (the sessions grey
+    refused): the seven with at most 32 print px off the outline in all read 996 of 1031
+    cells right, 108 of 122 pawns (none wrong, no phantom); the five with 56-106 px read
+    636 of 749, and placed 2 pawns wrong and 2 phantoms. DEV seed 26 design 10, a grid the
+    grey fit refused as placed wrong on a striped table, was accepted in colour with 63 px:
+    its corners 5.2 photo px off at the median, 17.1 at worst, and 80 of 150 cells read.
+    Grey fits of DEV seed 5 (39 sessions): 36 within 32 px, the others 33, 46 and 97.
+    """
+    _, off, shifted = _misfit(deck)
+    if off > COLOUR_OFF or shifted > COLOUR_SHIFTS:
+        raise OutlineError(
+            f"solved photo: the cards' edges found in colour do not line up ({off} cards off "
+            f"the deck's outline, {shifted} print px in all); lay the cards a finger apart, "
+            "on a surface unlike the cards' border, and retake"
+        )
+
+
+COLOUR_OFF = 2  # cards off the deck's outline a fit in colour may have (grey: MAX_OFF)...
+COLOUR_SHIFTS = 40  # ...and print px off it in all (see _check_colour_framing)
 
 
 def soften_all(fine: U8) -> F32:

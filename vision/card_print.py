@@ -117,13 +117,38 @@ def geometry_points(m: F64, pts: F64) -> NDArray[np.float32]:
     return out
 
 
-def cut_prints(photo_bgr: U8, maps: list[F64], size: tuple[int, int]) -> U8:
-    """(cards, h + 2 PAD, w + 2 PAD) grey prints of the photo, one per map."""
+# The one-channel image prints are cut from, first the one tried. Grey shows most of a
+# card's art; the others are for decks whose border is as light as the table in grey (a
+# yellow or pale border on a white or grey table, fresh decks 3023, 3024 and 3026): "least"
+# (the darkest of B, G and R) keeps a white or grey table bright and darkens any hue, and
+# blue darkens yellows, oranges and reds whatever the table (fresh deck 3078, on purple
+# cloth). Green and red found no outline these three missed (fresh 3000-3999 seed 11 and
+# 5000-5999 seed 13).
+PRINT_CHANNELS = ("grey", "least", "blue")
+
+
+def print_grey(photo_bgr: U8, channel: str = "grey") -> U8:
+    """The photo as the one channel prints are cut from (see ``PRINT_CHANNELS``)."""
+    if channel == "least":
+        b, g, r = cv2.split(photo_bgr)
+        least: U8 = cv2.min(cv2.min(b, g), r)
+        return least
+    if channel == "blue":
+        blue: U8 = cv2.extractChannel(photo_bgr, 0)
+        return blue
+    grey: U8 = cv2.cvtColor(photo_bgr, cv2.COLOR_BGR2GRAY)
+    return grey
+
+
+def cut_prints(
+    photo_bgr: U8, maps: list[F64], size: tuple[int, int], channel: str = "grey"
+) -> U8:
+    """(cards, h + 2 PAD, w + 2 PAD) prints of the photo (one channel), one per map."""
     w, h = size
     dsize = (w + 2 * PAD, h + 2 * PAD)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    # One grey conversion of the photo costs less than converting 25 colour crops.
-    grey = cv2.cvtColor(photo_bgr, cv2.COLOR_BGR2GRAY)
+    # One conversion of the photo costs less than converting 25 colour crops.
+    grey = print_grey(photo_bgr, channel)
     out = [
         cv2.warpPerspective(grey, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
         for m in maps
@@ -147,9 +172,10 @@ class PrintCutter:
         size: tuple[int, int],
         photo_size: tuple[int, int],
         noise: U8 | None = None,
+        channel: str = "grey",
     ) -> None:
         w, h = size
-        self.maps, self.size = maps, size
+        self.maps, self.size, self.channel = maps, size, channel
         self.shape = (len(maps), h + 2 * PAD, w + 2 * PAD)
         self.resample: Resampling | None = None
         points = warp_samples(maps, (w + 2 * PAD, h + 2 * PAD), photo_size) if maps else None
@@ -157,15 +183,15 @@ class PrintCutter:
             return
         self.resample = Resampling.of(*points)
         noise = noise_photo(photo_size) if noise is None else noise
-        if not np.array_equal(self(noise), cut_prints(noise, maps, size)):
+        if not np.array_equal(self(noise), cut_prints(noise, maps, size, channel)):
             self.resample = None
 
     def __call__(self, photo_bgr: U8) -> U8:
-        """``cut_prints(photo_bgr, maps, size)``."""
+        """``cut_prints(photo_bgr, maps, size, channel)``."""
         r = self.resample
         if r is None:
-            return cut_prints(photo_bgr, self.maps, self.size)
-        grey = cv2.cvtColor(photo_bgr[r.y0 : r.y1, r.x0 : r.x1], cv2.COLOR_BGR2GRAY)
+            return cut_prints(photo_bgr, self.maps, self.size, self.channel)
+        grey = print_grey(photo_bgr[r.y0 : r.y1, r.x0 : r.x1], self.channel)
         return r(grey).reshape(self.shape)
 
 

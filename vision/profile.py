@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE
 
 from .board import BoardGeometry
+from .card_print import PRINT_CHANNELS
 
 MAGIC = "zefiria-vision-profile"
 VERSION = 2  # 2: card prints for reading numbers at the photo's resolution
@@ -60,6 +61,9 @@ class Profile:
     # (5, 6) each pawn's whole object in the pawns photo (pawn_objects.PawnLooks); None in
     # a profile written before they were learned (the second look for pawns is then off).
     pawn_looks: F64 | None = None
+    # The channel the prints are cut from (card_print.PRINT_CHANNELS): grey, unless the
+    # cards' edges were found only in another (a border as light as the table in grey).
+    print_channel: str = "grey"
 
     def quads(self) -> F64:
         """Each cell's card corners: the measured ones, or boxes around the centres."""
@@ -83,6 +87,7 @@ class Profile:
             "table_threshold": self.table_threshold,
             "own_cost": self.own_cost,
             "cross_cost": self.cross_cost,
+            "print_channel": self.print_channel,
         }
 
 
@@ -161,6 +166,16 @@ def _looks(a: NDArray[Any] | None, p: Path) -> F64 | None:
     return out
 
 
+def _channel(header: dict[str, Any], p: Path) -> str:
+    """The prints' channel (added to format 2 later: older files cut them in grey)."""
+    channel = header.get("print_channel", "grey")
+    if channel not in PRINT_CHANNELS:
+        raise ProfileError(
+            f"{p}: print_channel {channel!r} is not one of {', '.join(PRINT_CHANNELS)}"
+        )
+    return str(channel)
+
+
 ZIP_MAGIC = b"PK\x03\x04"  # an .npz archive is a zip file
 
 
@@ -234,6 +249,7 @@ def load_profile(path: str | Path) -> Profile:
             card_quads=_quads(arrays.get("card_quads"), p),
             card_prints=_prints(arrays.get("card_prints"), p),
             pawn_looks=_looks(arrays.get("pawn_looks"), p),
+            print_channel=_channel(header, p),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ProfileError):

@@ -156,7 +156,9 @@ def _refresh(profile: Profile) -> None:
     _cache.prints = PrintDeck(profile.card_prints)
     quads = profile.quads()
     _cache.maps = print_maps(quads, profile.geometry, _cache.prints.card)
-    _cache.cut = PrintCutter(_cache.maps, _cache.prints.card, profile.geometry.image_size, noise)
+    _cache.cut = PrintCutter(
+        _cache.maps, _cache.prints.card, profile.geometry.image_size, noise, profile.print_channel
+    )
     # Print px to board px: a card's height in each.
     board_w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
     board_h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))

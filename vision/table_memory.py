@@ -120,4 +120,5 @@ class TableMemory:
 
     def _cards(self, image: U8) -> CardLooks:
         deck = self._deck()
-        return card_looks(cut_prints(image, reader.card_maps(), deck.card), deck)
+        channel = self.profile.print_channel
+        return card_looks(cut_prints(image, reader.card_maps(), deck.card, channel), deck)

@@ -89,6 +89,14 @@ def _report(profile: Any, path: Path) -> None:
 
     w, h = profile.geometry.image_size
     print(f"profile written to {path} ({w}x{h} photos, 25 cards, 5 pawns)")
+    if profile.print_channel != "grey":
+        # (the fit in colour reads, but left more cells null on fresh decks than grey fits)
+        print(
+            "zefiria calibrate: note: the cards' edges stood out only in colour (their "
+            "border is as light as the table in grey); readings may leave more cards in "
+            "doubt. A table darker or lighter than the cards' border reads more surely.",
+            file=sys.stderr,
+        )
     doubtful = islands_in_doubt(profile)
     if doubtful:
         names = ", ".join(str(k) for k in doubtful)

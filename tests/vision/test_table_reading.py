@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -119,6 +120,22 @@ def test_profile_round_trip_and_refusals(tmp_path: Path) -> None:
     np.savez(earlier, **arrays, pawn_looks=np.zeros((5, 5)))
     with pytest.raises(ProfileError, match="pawn_looks"):
         load_profile(earlier)
+    # the prints' channel round-trips; a file without one (written before) cut them in
+    # grey, and one naming no known channel is refused
+    least = save_profile(replace(profile, print_channel="least"), tmp_path / "least.profile")
+    assert load_profile(least).print_channel == "least"
+    header = json.loads(str(arrays["header"]))
+    for channel, expect in ((None, "grey"), ("purple", "print_channel 'purple'")):
+        if channel is None:
+            header.pop("print_channel")
+        else:
+            header["print_channel"] = channel
+        np.savez(earlier, **{**arrays, "header": np.array(json.dumps(header))})
+        if channel is None:
+            assert load_profile(earlier).print_channel == expect
+        else:
+            with pytest.raises(ProfileError, match=expect):
+                load_profile(earlier)
     broken = tmp_path / "broken.profile"
     broken.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ProfileError, match=r"broken\.profile"):
@@ -169,8 +186,6 @@ def test_calibration_names_the_islands_whose_edges_it_could_not_find(
 ) -> None:
     # An island whose print is framed neither by the deck's outline nor by its layout is
     # doubted in every reading to come: the player is told at calibration, not left to wonder.
-    from dataclasses import replace
-
     from zefiria.device.commands.calibrate import _report
 
     profile = _profile(0)
@@ -185,6 +200,10 @@ def test_calibration_names_the_islands_whose_edges_it_could_not_find(
     assert "profile written to" in printed.out
     assert re.search(r"warning: the edges of islands? ([0-9]+, )*7\b", printed.err)
     assert "calibrate again" in printed.err
+    assert "only in colour" not in printed.err
+    # ...and that its cards' edges were found only in colour (card_print.PRINT_CHANNELS)
+    _report(replace(profile, print_channel="least"), tmp_path / "table.profile")
+    assert "note: the cards' edges stood out only in colour" in capsys.readouterr().err
 
 
 def test_the_one_card_left_unsure_is_the_island_left_over(monkeypatch: pytest.MonkeyPatch) -> None:
