@@ -8,6 +8,13 @@ same bounds (each once kept its own copy of them).
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
 MIN_SIDE = 3  # half-res px: thinner patches are slivers along a moved card's edge
 MAX_ASPECT = 2.5  # a pawn's patch is about as wide as high...
 SLIM_ASPECT = 3.5  # ...unless it is thick enough to be no sliver (a tall pawn leaning)
@@ -39,3 +46,30 @@ def sparse(w: int, h: int, npx: float, min_fill: float = MIN_FILL) -> bool:
 def compact(w: int, h: int, npx: float) -> bool:
     """Whether a patch (its box, half-res px, and pixel count) is shaped like a pawn."""
     return not thin(w, h) and not sparse(w, h, npx)
+
+
+def spread(patch: NDArray[Any]) -> tuple[float, float]:
+    """A patch's (a boolean or 0/1 mask) length and thickness by the spread of its own
+    pixels rather than its box: those of the rectangle with its second moments."""
+    m = cv2.moments(np.asarray(patch, np.uint8), binaryImage=True)
+    n = m["m00"]
+    if n <= 0:
+        return 0.0, 0.0
+    a, b, c = m["mu20"] / n, m["mu02"] / n, m["mu11"] / n
+    half = math.hypot((a - b) / 2, c)
+    # (a uniform rectangle L long has variance L^2 / 12 along it)
+    return math.sqrt(12 * ((a + b) / 2 + half)), math.sqrt(12 * max((a + b) / 2 - half, 0.0))
+
+
+def slender(patch: NDArray[Any]) -> bool:
+    """Whether a patch's pixels spread as a sliver's (:func:`spread`): more than
+    ``SLIM_ASPECT`` times longer than thick, whatever its box.
+
+    A sliver along a card's edge with a spur off one end fills a box a pawn could (fresh
+    deck 9017: a strip of a card's green band 22 x 9 half-res px, 0.40 of it filled, read
+    as the green pawn, a phantom); its pixels still spread 21 px one way and 5 the other.
+    So does the white pawn's patch at times, his lit top and shaded side apart on a slant
+    (fresh deck 3022 #134: 13 x 3.2 in a 9 x 12 box): only a slender patch longer than
+    any pawn is a sliver (see :mod:`.pawns`)."""
+    length, side = spread(patch)
+    return length > SLIM_ASPECT * max(side, 1e-6)

@@ -19,7 +19,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
 from .board import BoardGeometry
-from .pawn_shape import compact, sparse, thin
+from .pawn_shape import compact, slender, sparse, spread, thin
 from .pixels import colour_distance, components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -334,10 +334,13 @@ def pawn_candidates(
     colours: F32,
     icovs: F32,
     everything: list[list[tuple[float, float, float]]] | None = None,
+    slim: dict[tuple[float, float, float], float] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
     """For each pawn colour, the blobs shaped like a standing pawn (see :func:`_blobs`);
-    ``everything``, if given, receives each colour's blobs whatever their shape."""
-    return _blobs(lab, expected, mask, colours, icovs, True, everything)
+    ``everything``, if given, receives each colour's blobs whatever their shape, and
+    ``slim`` the length (half-res px) of those whose box is a pawn's but whose pixels
+    spread as a sliver's (:func:`.pawn_shape.slender`)."""
+    return _blobs(lab, expected, mask, colours, icovs, True, everything, slim)
 
 
 def _blobs(
@@ -348,6 +351,7 @@ def _blobs(
     icovs: F32,
     strict: bool,
     everything: list[list[tuple[float, float, float]]] | None = None,
+    slim: dict[tuple[float, float, float], float] | None = None,
 ) -> list[list[tuple[float, float, float]]]:
     """For each pawn colour, its blobs: (area, x, y), board px; ``strict``: pawn-like only.
 
@@ -411,7 +415,10 @@ def _blobs(
                 continue
             if _light_or_shade(lab, expected, colours[i], 2 * cx + 0.5, 2 * cy + 0.5, shows):
                 continue
-            out[i].append((float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5))
+            found = (float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5)
+            out[i].append(found)
+            if slim is not None and slender(blob):
+                slim[found] = spread(blob)[0]
     return out
 
 
@@ -525,6 +532,12 @@ GLARE_DETAIL = 0.35
 PAWN_SPREAD = 13.0
 
 
+# The length (by its pixels' spread) of a slender patch beyond which it is a sliver, not a
+# pawn, in sides of a square of the pawn's learned area (or the pawns' median, if larger:
+# the white pawn split by his light is learned small, 3022's at 108 board px of a median
+# 184): a card's band with a spur, fresh deck 9017 #142, 3.25; the white pawn's split
+# patch on a slant, 3022 #134, 1.9.
+LONGEST_PATCH = 2.5
 READ_SIGMAS = 3.0  # (reading) a pawn's colour drifts with the light since calibration
 # (reading) how far a coloured pawn's blob grows from its core. 4.5 (1.5 x READ_SIGMAS):
 # pawns right on DEV seeds 22 / 21 (192 photos) 72.7 -> 76.2% / 75.9 -> 77.2%; fresh decks
@@ -602,7 +615,8 @@ def find_pawns(
     placed: dict[Spirit, tuple[float, float]] = {}
     objects = ObjectSizes(mask)
     every: list[list[tuple[float, float, float]]] = []
-    cands = pawn_candidates(lab, expected, mask, colours, icovs, every)
+    slim: dict[tuple[float, float, float], float] = {}
+    cands = pawn_candidates(lab, expected, mask, colours, icovs, every, slim)
     cands = _one_colour_per_object(cands, every, geometry)
     seen = every
     every = _one_colour_per_object(every, every, geometry)
@@ -619,6 +633,10 @@ def find_pawns(
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blobs = [b for b in cands[i] if MIN_AREA * areas[i] <= b[0] <= biggest[i]]
         feet = [(b[0], b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in blobs]
+        # (a sliver's foot is never placed, only doubted: see the sure ones below; a
+        # sliver is slender and longer than this pawn's patch can be, half-res px)
+        longest = LONGEST_PATCH * float(np.sqrt(max(areas[i], float(np.median(areas))) / 4))
+        slim_feet = {f for f, b in zip(feet, blobs, strict=True) if slim.get(b, 0.0) > longest}
         feet = [f for f in feet if not far_outside(geometry, f[1], f[2])]
         if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
             feet = [f for f in feet if not cell_of(geometry, f[1], f[2]).outside]
@@ -637,6 +655,7 @@ def find_pawns(
                 f
                 for f in feet
                 if not cell_of(geometry, f[1], f[2]).outside
+                and f not in slim_feet
                 and not _unsure(
                     lab,
                     expected,
@@ -657,6 +676,7 @@ def find_pawns(
         if len(feet) != 1:
             continue
         area, fx, fy = feet[0]
+        sliver = feet[0] in slim_feet
         pos = cell_of(geometry, fx, fy)
         bx, by = fx + offsets[i][0], fy + offsets[i][1]
         # Another blob of this colour and a pawn's size, even one not shaped like a pawn,
@@ -723,7 +743,13 @@ def find_pawns(
                 and b not in own
             ]
             kind = kind or ("rival: the other grey" if rivals else "")
-        if rivals or (
+        # Beside the grid, a blob lighter than the table all over is glare (see
+        # _all_lighter); on a card, one whose box is a pawn's but whose pixels spread as a
+        # sliver's is a strip of a card's edge with a spur (fresh deck 9017 #142: a card's
+        # green band, 21 x 5 px by its moments in a 22 x 9 box, placed as the green pawn).
+        glare = pos.outside and _all_lighter(lab, expected, bx, by, float(colours[i][0]))
+        kind = kind or ("glare beside the grid" if glare else "slender" if sliver else "")
+        if rivals or sliver or glare or (
             not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by, objects, areas[i])
         ):
             why[spirit] = kind or "unsure"
@@ -902,6 +928,18 @@ SHADE_WINDOW = 3  # board px around a rival blob's centre
 SHADE_SHARE = 0.6  # share of that window that is the card in shade
 
 
+def _median_change(seen: F32, exp: F32) -> float:
+    # (colour_distance: np.linalg.norm's values over the last axis, at half its cost)
+    return float(np.median(colour_distance(seen, exp)))
+
+
+def faint_middle(lab: F32, expected: F32, x: float, y: float) -> bool:
+    """Whether the photo around board point (x, y) differs from the card expected there by
+    less than a pawn standing there changes it (``FAINT``: :func:`_unsure`'s first test)."""
+    seen, exp = _around(lab, expected, x, y, UNSURE_WINDOW)
+    return len(seen) < 9 or _median_change(seen, exp) < FAINT
+
+
 def _unsure(
     lab: F32,
     expected: F32,
@@ -925,8 +963,7 @@ def _unsure(
     seen, exp = _around(lab, expected, x, y, UNSURE_WINDOW)
     if len(seen) < 9:
         return True
-    # (colour_distance: np.linalg.norm's values over the last axis, at half its cost)
-    change = float(np.median(colour_distance(seen, exp)))
+    change = _median_change(seen, exp)
     if change < FAINT:
         return True
     d = _pawn_distances(seen, colours, icovs)
@@ -1237,7 +1274,7 @@ def _beside_grid(
             # A shadow scales the light: on a near-black table it cannot take SHADOW_DROP
             # off, and the dark pawn there is darker than the table by DARK_SHARE of its
             # L + 16. (Not a blob the board's edge cuts: what lies beyond is not seen.)
-            drop = np.minimum(drop, DARK_SHARE * (table_l + 16.0))
+            drop = _dark_drop(table_l)
             if float(np.median(table_l)) < float(colours[austro][0]) and d[austro] < AS_LEARNED:
                 # A table darker than the dark pawn himself: his lit facets are lighter
                 # than it and his body barely darker, so a blob of his colour as learned
@@ -1251,6 +1288,29 @@ def _beside_grid(
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         # the blob counts as the learned size at most (its shadow is part of it here)
         out.append((min(4.0 * npx, area), cx, cy))
+    return out
+
+
+def _all_lighter(lab: F32, expected: F32, x: float, y: float, lightness: float) -> bool:
+    """Whether the middle of a blob on the bare table (board px) is lighter than the table
+    all over: glare, not the dark pawn (whose body or shadow darkens the table somewhere,
+    as :func:`_beside_grid` requires of the blobs it finds; ``lightness`` is his learned
+    L). A pawn-coloured blob found on the table by colour needs it too: a lamp's glare on
+    a near-black table is grey, and was placed as Austro beside the grid while he stood
+    on a card (fresh deck 9001 #12)."""
+    seen, exp = _around(lab, expected, x, y, UNSURE_WINDOW)
+    if len(seen) == 0:
+        return False
+    table_l = exp[:, 0]
+    # (on a table darker than he is, darker at all: see _beside_grid)
+    drop = _dark_drop(table_l) if float(np.median(table_l)) >= lightness else 0.0
+    return float((seen[:, 0] < table_l - drop).mean()) < DARK_PART
+
+
+def _dark_drop(table_l: F32) -> F32:
+    """How much darker than the table (its L per pixel) the dark pawn's body or shadow is
+    at least: SHADOW_DROP, less on a near-black table (DARK_SHARE of L + 16)."""
+    out: F32 = np.minimum(SHADOW_DROP, DARK_SHARE * (table_l + 16.0))
     return out
 
 

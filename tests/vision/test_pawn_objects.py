@@ -562,3 +562,32 @@ def _with_colour(spirit: Spirit, colour: tuple[float, float, float]) -> PawnLook
     colours = LOOKS.colours.copy()
     colours[CALIBRATION_ORDER.index(spirit)] = colour
     return PawnLooks(colours, LOOKS.areas, LOOKS.offsets)
+
+
+def _on_art_of_its_colour(lit: float | None) -> Look:
+    """Etesia's colour over cell (2, 3), on a card whose art in the middle was that colour
+    ``lit`` L lighter at calibration (the rim of the object the brown card around it), or
+    on the plain brown card if ``lit`` is None."""
+    g = _geometry()
+    expected = _board()
+    at = g.cell_centre((2, 3))
+    x, y = round(at[0]), round(at[1])
+    if lit is not None:
+        expected[y - 6 : y + 6, x - 5 : x + 5] = (50.0 + lit, -40.0, 30.0)
+    lab = expected.copy()
+    _put(lab, at, (50.0, -40.0, 30.0))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    return second_look(lab, expected, mask, LOOKS, _learned_at(), FLAT, {}, [], g)
+
+
+def test_an_object_whose_middle_barely_changed_is_a_doubt_not_a_pawn() -> None:
+    # Fresh decks 3000-3999 seed 11 (#55, #192, #198), 9000-9999 seed 21 (#180) and DEV
+    # seed 21 (#176), `pawn_diag.py ... --n 240 --per-setup 8 --read-only`: objects named
+    # by their median colour whose middles changed by 4-16 Lab (a card's own colour relit,
+    # the table's pattern at a card's edge) were reported as pawns, phantoms.
+    look = _on_art_of_its_colour(lit=10.0)
+    assert look.seen == []
+    assert (2, 3) in look.doubts
+    # the same object on the plain card changes its middle strongly: named
+    look = _on_art_of_its_colour(lit=None)
+    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.ETESIA, Position((2, 3)))]

@@ -15,7 +15,7 @@ import pytest
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
-from zefiria.vision import pawns
+from zefiria.vision import pawn_shape, pawns
 from zefiria.vision.board import BoardGeometry
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.gems import find_gems
@@ -1215,3 +1215,64 @@ def test_a_card_pasted_off_its_place_is_no_white_pawn_on_a_fresh_deck() -> None:
     # hidden and a pale patch looks new enough; the change is a card's, not a pawn's.
     sample, reading = photo_read(range(5000, 6000), 13, 335)
     assert Spirit.BOREA not in sample.scene.pawns and Spirit.BOREA not in reading.pawns
+
+
+def _glare_or_austro_beside_grid(body: float | None) -> tuple[dict, set]:
+    """A patch of Austro's learned grey (L 30) right of cell (2, 4) on a near-black table
+    (L 8), its lowest rows at L ``body`` (his dark body, darker than the table) or, if
+    None, all of it his grey: lighter than the table all over, as glare is."""
+    patch = np.zeros((14, 12, 3), np.float32)
+    patch[..., 0] = 30.0 + np.random.default_rng(5).normal(0, 1.5, (14, 12))
+    if body is not None:
+        patch[10:, :, 0] = body
+    return _austro_scene((8.0, 0.0, 0.0), (30.0, 0.0, 0.0), patch)
+
+
+def test_a_patch_of_austros_grey_lighter_than_the_table_all_over_is_glare() -> None:
+    # Fresh deck 9001 #12 (`pawn_diag.py --designs 9000-9999 --seed 21 --n 240 --per-setup
+    # 8`): a lamp's glare on a near-black table beside the grid, grey as Austro is, was
+    # found by his colour and placed as Austro beside the grid while he stood on a card.
+    found, unplaced = _glare_or_austro_beside_grid(body=None)
+    assert Spirit.AUSTRO not in found
+    assert (2, 4) in unplaced  # the edge cell he would stand by is doubted, as for a rival
+    # the same grey with a dark body under it is he
+    found, _ = _glare_or_austro_beside_grid(body=4.0)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+
+
+def _band_and_spur(spur: int) -> tuple[dict, set]:
+    """A strip of the white pawn's colour along the top of cell (1, 2)'s card, 40 x 6 board
+    px (a card's band left showing where the card expected there lies a little off), with a
+    spur ``spur`` px long down from its right end."""
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    expected = _board((80.0, 0.0, 10.0))
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((1, 2)))
+    noise = np.random.default_rng(7).normal(0, 2, lab.shape).astype(np.float32)
+    lab[y - 20 : y - 14, x - 20 : x + 20] = colours[0]
+    lab[y - 14 : y - 14 + spur, x + 14 : x + 20] = colours[0]
+    lab += noise * (lab != expected)
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    return found, unplaced
+
+
+def test_a_band_with_a_spur_filling_a_pawns_box_is_a_doubt_not_a_pawn() -> None:
+    # Fresh deck 9017 #142 (`pawn_diag.py --designs 9000-9999 --seed 21 --n 240
+    # --per-setup 8`): a card's green band left showing, with a spur at one end, filled a
+    # 22 x 9 half-res box as a pawn does (aspect 2.4, 0.40 filled) and was placed as the
+    # green pawn. Its pixels spread 21 px one way and 5 the other.
+    found, unplaced = _band_and_spur(spur=8)
+    assert Spirit.BOREA not in found
+    assert (1, 2) in unplaced
+    box = np.zeros((9, 22), bool)
+    box[:4] = True
+    box[4:, 18:] = True
+    assert not pawn_shape.thin(22, 9, leaning=True)
+    assert not pawn_shape.sparse(22, 9, float(box.sum()))
+    assert pawn_shape.slender(box)
+    # a pawn's compact patch is not slender, nor a tall one leaning
+    assert not pawn_shape.slender(np.ones((7, 6), bool))
+    assert not pawn_shape.slender(np.ones((4, 12), bool))
