@@ -396,8 +396,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             if by_hand[i]:
                 uncertain.append((r, c))
     for spirit in doubtful_pawns:
+        # (Austro in doubt beside the grid: by the edge cell he is named by, as when he is
+        # seen there but not placed, see pawns._doubted_cells)
         p = pawns[spirit]
-        if not p.outside and p.cell not in uncertain:
+        if p.cell not in uncertain:
             uncertain.append(p.cell)
     for cell in unplaced | unseen:
         if cell not in uncertain:

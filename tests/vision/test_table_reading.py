@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -228,6 +229,38 @@ def test_the_one_card_left_unsure_is_the_island_left_over(monkeypatch: pytest.Mo
     r, c = ALL_CELLS[7]
     assert reading.grid[r][c] == sample.scene.island_at((r, c))
     assert all(v is not None for row in reading.grid for v in row)
+
+
+def test_austro_in_doubt_beside_the_grid_leaves_his_edge_cell_uncertain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A pawn whose place is in doubt (his foot near a cell's border, a blob sized oddly)
+    # leaves his card uncertain; Austro beside the grid was reported with nothing in doubt.
+    from zefiria.engine.spirits import Spirit
+    from zefiria.engine.state import Position
+    from zefiria.vision import reader
+
+    sample = _samples()[0]
+    profile = _profile(0)
+    photo = sample.render()
+    plain = read_table(photo.image, profile)
+    edge = next((r, 4) for r in range(5) if (r, 4) not in plain.uncertain)
+    find = reader.find_pawns
+
+    def austro_in_doubt(*args: Any) -> tuple:
+        found, doubtful, unplaced = find(*args)
+        at = args[9]  # each reported pawn's blob point, in the order of ``found``
+        points = dict(zip(found, at, strict=True))
+        points[Spirit.AUSTRO] = tuple(profile.geometry.cell_centre(edge))  # (its blob: any)
+        found = {s: p for s, p in found.items() if s is not Spirit.AUSTRO}
+        found[Spirit.AUSTRO] = Position(edge, outside=True)
+        at[:] = [points[s] for s in found]
+        return found, doubtful | {Spirit.AUSTRO}, unplaced
+
+    monkeypatch.setattr(reader, "find_pawns", austro_in_doubt)
+    reading = read_table(photo.image, profile)
+    assert reading.pawns[Spirit.AUSTRO] == Position(edge, outside=True)
+    assert edge in reading.uncertain
 
 
 def test_the_card_left_is_not_taken_when_hidden_or_not_alone() -> None:
