@@ -71,5 +71,9 @@ def slender(patch: NDArray[Any]) -> bool:
     So does the white pawn's patch at times, his lit top and shaded side apart on a slant
     (fresh deck 3022 #134: 13 x 3.2 in a 9 x 12 box): only a slender patch longer than
     any pawn is a sliver (see :mod:`.pawns`)."""
-    length, side = spread(patch)
+    return too_slim(*spread(patch))
+
+
+def too_slim(length: float, side: float) -> bool:
+    """Whether a patch ``length`` long and ``side`` thick (:func:`spread`) is a sliver's."""
     return length > SLIM_ASPECT * max(side, 1e-6)

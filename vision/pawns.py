@@ -19,7 +19,7 @@ from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.engine.state import Position
 
 from .board import BoardGeometry
-from .pawn_shape import compact, slender, sparse, spread, thin
+from .pawn_shape import compact, sparse, spread, thin, too_slim
 from .pixels import colour_distance, components
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
@@ -417,8 +417,10 @@ def _blobs(
                 continue
             found = (float(area) * 4, 2 * cx + 0.5, 2 * cy + 0.5)
             out[i].append(found)
-            if slim is not None and slender(blob):
-                slim[found] = spread(blob)[0]
+            if slim is not None:
+                length, side = spread(blob)  # (the moments once, for both)
+                if too_slim(length, side):
+                    slim[found] = length
     return out
 
 
