@@ -13,8 +13,8 @@ Sessions of ``make_dataset(n, seed, decks, per_setup, hand_chance=1.0)`` (DEV by
 - visible cards left null, and read wrong;
 - visible cards left null by the share of them the hand's reach (``hand_over_cards``) and
   the hand's own change (its reach without the margin) cover;
-- pawns and gems the hand does not hide: right, missed silently (their cell not uncertain),
-  phantom.
+- pawns and gems the hand does not hide: right, placed wrong (or a hidden pawn read
+  somewhere), missed silently (their cell not uncertain), phantom.
 
 ``--touch X`` sets ``hand.HAND_TOUCH`` (the share of a card in the reach that puts it in doubt).
 """
@@ -124,11 +124,16 @@ def main() -> None:
                     file=sys.stderr,
                 )
         for spirit, pos in scene.pawns.items():
+            got_pos = reading.pawns.get(spirit)
             if spirit in truth.hidden_pawns:
+                # (a pawn the hand hides, read somewhere else, is wrong)
+                c["pawns placed WRONG"] += got_pos is not None and got_pos != pos
                 continue
             c["pawns"] += 1
-            if reading.pawns.get(spirit) == pos:
+            if got_pos == pos:
                 c["pawns right"] += 1
+            elif got_pos is not None:
+                c["pawns placed WRONG"] += 1
             elif pos.outside or pos.cell not in unsure:
                 c["pawns missed or misplaced SILENTLY"] += 1
         c["pawns phantom"] += sum(s not in scene.pawns for s in reading.pawns)
