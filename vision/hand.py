@@ -207,8 +207,7 @@ def hand_reach(
     # Each expected card was shifted to the light on it now, its median change: over a card
     # the hand hides, that made the card look like the hand. Such a card's light is unlike
     # the others' (the room's light changes smoothly), and all of it changed.
-    odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
-    odd_cards = [ALL_CELLS[i] for i in np.flatnonzero(odd)]
+    odd_cards = relit_by_hand(card_light)
     changed[cards_region(odd_cards, geometry, changed.shape, 1, CARD_INSET)] = 1
     if light is not None and expected_light is not None:
         # The hand's shadow and a dim photo's noise change the cards too, and joined to the
@@ -223,6 +222,13 @@ def hand_reach(
         half = changed[::2, ::2]
         seed = cards_region(hidden_cards, geometry, half.shape) & (half > 0)
     return hand_over_cards(changed, seed, geometry)
+
+
+def relit_by_hand(card_light: F32) -> list[Cell]:
+    """The cards whose expected light (``card_light``, each card's light shift, see
+    :func:`.residual.relight_cards`) is unlike the others': relit to what hides them."""
+    odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
+    return [ALL_CELLS[i] for i in np.flatnonzero(odd)]
 
 
 def hand_over_cards(

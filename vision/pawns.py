@@ -42,7 +42,7 @@ def cell_of(geometry: BoardGeometry, x: float, y: float) -> Position:
     return Position((min(max(r, 0), SIZE - 1), min(max(c, 0), SIZE - 1)), outside=True)
 
 
-def _pawn_distances(pix: F32, colours: F32, icovs: F32) -> F32:
+def pawn_distances(pix: F32, colours: F32, icovs: F32) -> F32:
     """(pixels, pawns) Mahalanobis distance of each pixel's colour from each pawn's."""
     if len(pix) < MANY_PIXELS:
         diff = pix[:, None, :] - colours[None, :, :]
@@ -368,10 +368,10 @@ def _blobs(
     ys, xs = np.nonzero(mask2)
     if len(xs) == 0:
         return out
-    d = _pawn_distances(lab2[ys, xs], colours, icovs)
+    d = pawn_distances(lab2[ys, xs], colours, icovs)
     # A pixel is a pawn's when it has the pawn's colour and the card or table expected there
     # does not: card art that happens to share a pawn's colour is no pawn.
-    d_exp = _pawn_distances(exp2[ys, xs], colours, icovs)
+    d_exp = pawn_distances(exp2[ys, xs], colours, icovs)
     nearest = d.argmin(axis=1)
     dmin = d.min(axis=1)
     exp_near = d_exp[np.arange(len(nearest)), nearest]
@@ -854,7 +854,7 @@ def _grey_share(
     px = lab[win][mask[win] > 0]
     if len(px) < 9:
         return 0.0
-    d = _pawn_distances(px, colours[list(pair)], icovs[list(pair)])
+    d = pawn_distances(px, colours[list(pair)], icovs[list(pair)])
     return float(np.mean(d[:, 0] < d[:, 1]))
 
 
@@ -968,7 +968,7 @@ def _unsure(
     change = _median_change(seen, exp)
     if change < FAINT:
         return True
-    d = _pawn_distances(seen, colours, icovs)
+    d = pawn_distances(seen, colours, icovs)
     if float((d.argmin(axis=1) == i).mean()) < MIN_SHARE:
         return True
     if _light_only(seen, exp, colours[i]) or glare_gone(seen, exp, expected, x, y):
@@ -977,7 +977,7 @@ def _unsure(
         # a change this strong, nearly all of it the pawn's colour, is the pawn even on a
         # card of a colour near its own (the learned spread is wide: shade and light)
         return False
-    if float(np.median(_pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) >= LIKE_CARD:
+    if float(np.median(pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) >= LIKE_CARD:
         return False
     # On a card of a colour near the pawn's, the colours seen must be new to the card: a
     # card nudged or relit shows its own colours moved, a pawn colours found nowhere on it
@@ -1257,13 +1257,13 @@ def _beside_grid(
         if float(change.max()) < seed_thr:
             continue
         pixels = lab2[y0 : y0 + bh, x0 : x0 + bw][sel]
-        d = _pawn_distances(pixels.mean(axis=0)[None].astype(np.float32), colours, icovs)[0]
+        d = pawn_distances(pixels.mean(axis=0)[None].astype(np.float32), colours, icovs)[0]
         if int(np.argmin(d)) != austro:
             # His shadow is part of the blob and draws its mean towards the table's colour
             # (fresh deck 8022 #132: nearest the white pawn's): his body is the half of it
             # that changed most.
             body = pixels[change >= np.median(change)].mean(axis=0)
-            d = _pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
+            d = pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
             if int(np.argmin(d)) != austro:
                 continue
         if 4 * npx > RING_MAX * area and d[austro] > READ_SIGMAS:

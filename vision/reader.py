@@ -34,7 +34,8 @@ from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
-from .hand import hand_outside, hand_reach, table_grain
+from .hand import cards_region, hand_outside, hand_reach, relit_by_hand, table_grain
+from .hand_pawns import pawns_in_reach
 from .light_field import FLAT, card_ratios, fit_field
 from .pawn_doubts import unexplained_cells
 from .pawn_objects import PawnLooks, looks_at, second_look
@@ -298,7 +299,16 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         )
         if len(under_hand) == len(ALL_CELLS):
             return refuse("hand or object over the cards")
-        mask[reach] = 0  # nothing under or beside the hand is a pawn or a gem
+        # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
+        # does not have (see hand_pawns)
+        # (not on a hidden card: it was not pasted, so what differs there is its own colour;
+        # nor on a card relit to the hand over it: fresh 8000-8999 seed 47 #24, a green card
+        # showing beside the fingers, expected as dark as they are, was taken for Etesia)
+        looked = reach & ~cards_region(hidden_cards + relit_by_hand(card_light), g, mask.shape, 1)
+        beside = pawns_in_reach(
+            lab, expected, mask, looked, profile.pawn_colours, profile.pawn_icov, profile.pawn_areas
+        )
+        mask[reach & ~beside] = 0
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse("cards do not look as calibrated (camera moved or light changed?)")

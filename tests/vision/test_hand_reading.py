@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 from zefiria.engine.grid import ALL_CELLS
+from zefiria.engine.spirits import Spirit
 from zefiria.vision.calibrate import calibrate
 from zefiria.vision.hand import hand_over_cards, hand_reach
 from zefiria.vision.overlay import HAND, draw_overlay
@@ -78,6 +79,21 @@ def test_a_card_the_hand_leaves_sure_is_read_but_stays_uncertain() -> None:
     for r, c in given:
         assert reading.grid[r][c] == scene.island_at((r, c))
         assert (r, c) in reading.uncertain
+
+
+def test_a_pawn_beside_the_fingertips_is_found_and_its_card_stays_uncertain() -> None:
+    """DEV seed 21 #152: Etesia stands on the card the fingertips reach. The hand's reach
+    used to keep every pawn in it from the search; her green is not the hand's colour."""
+    *_, sample = make_dataset(153, 21, DEV_DESIGNS, per_setup=8)
+    solved, pawns = sample.setup.calibration()
+    reading = read_table(sample.render().image, calibrate(solved.image, pawns.image))
+    assert reading.status is Status.OK, reading.reason
+    etesia = sample.scene.pawns[Spirit.ETESIA]
+    assert sample.scene.hand is not None and reading.hand is not None
+    assert reading.pawns.get(Spirit.ETESIA) == etesia
+    assert etesia.cell in reading.hand and etesia.cell in reading.uncertain
+    for spirit, pos in reading.pawns.items():
+        assert sample.scene.pawns[spirit] == pos
 
 
 def _hand_marks(image: np.ndarray) -> int:
