@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .pawn_shape import slender
-from .pawns import GROW_SIGMAS, pawn_distances
+from .pawns import GROW_SIGMAS, closed_pixels, pawn_distances
 from .pixels import components
 
 F32 = NDArray[Any]
@@ -62,12 +62,8 @@ def pawns_in_reach(
         count = int(sel.sum())
         if count == 0:
             continue
-        dots: U8 = np.zeros(r2.shape, np.uint8)
-        dots[ys[sel], xs[sel]] = 1
         # (closed, as the pawn search's own blobs: a speck of art does not break a pawn)
-        n, labels, stats, cents = components(
-            cv2.morphologyEx(dots, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        )
+        n, labels, stats, cents = components(closed_pixels(r2.shape, ys[sel], xs[sel]))
         if n < 2:
             continue
         k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))

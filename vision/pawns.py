@@ -382,7 +382,7 @@ def _blobs(
         sel = close & (nearest == i)
         if not sel.any():
             continue
-        m = _pixels(mask2.shape, ys[sel], xs[sel])
+        m = closed_pixels(mask2.shape, ys[sel], xs[sel])
         # A coloured pawn's lit top or shaded side drifts beyond READ_SIGMAS under other
         # light: a blob is grown from its sure core over pixels within GROW_SIGMAS, nearest
         # this pawn's colour. Not the grey pawns: glare and shadows grow as well as they do.
@@ -394,7 +394,7 @@ def _blobs(
             if everything is not None:
                 everything[i] += _blob_list(m)
             wide = loose & (nearest == i)
-            m = _grown(m, _pixels(mask2.shape, ys[wide], xs[wide]))
+            m = _grown(m, closed_pixels(mask2.shape, ys[wide], xs[wide]))
         n, labels, stats, cents = components(m)
         boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
         for k in range(1, n):
@@ -424,7 +424,7 @@ def _blobs(
     return out
 
 
-def _pixels(shape: tuple[int, ...], ys: NDArray[np.intp], xs: NDArray[np.intp]) -> U8:
+def closed_pixels(shape: tuple[int, ...], ys: NDArray[np.intp], xs: NDArray[np.intp]) -> U8:
     """A mask of these pixels, closed (a pawn's blob is not broken by a speck of art)."""
     m: U8 = np.zeros(shape, np.uint8)
     m[ys, xs] = 1
@@ -751,8 +751,14 @@ def find_pawns(
         # green band, 21 x 5 px by its moments in a 22 x 9 box, placed as the green pawn).
         glare = pos.outside and _all_lighter(lab, expected, bx, by, float(colours[i][0]))
         kind = kind or ("glare beside the grid" if glare else "slender" if sliver else "")
-        if rivals or sliver or glare or (
-            not pos.outside and _unsure(lab, expected, colours, icovs, i, bx, by, objects, areas[i])
+        if (
+            rivals
+            or sliver
+            or glare
+            or (
+                not pos.outside
+                and _unsure(lab, expected, colours, icovs, i, bx, by, objects, areas[i])
+            )
         ):
             why[spirit] = kind or "unsure"
             feet_at = [
