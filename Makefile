@@ -22,6 +22,7 @@ test: setup
 # The folders are mapped to zefiria.* by pyproject; mypy sees them through a symlink tree.
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	mkdir -p .typecheck/zefiria
 	for d in engine vision device; do ln -sfn ../../$$d .typecheck/zefiria/$$d; done
 	cd .typecheck && ../$(BIN)/mypy -p zefiria.engine -p zefiria.vision -p zefiria.device

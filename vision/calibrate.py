@@ -478,9 +478,7 @@ def _match_pawns_photo(lab2: F32, lab: F32, rest: U8, geometry: BoardGeometry) -
 HUE_STRETCH = 0.2  # a* or b* quartile stretch off L's beyond which no light explains it
 
 
-def _prints(
-    solved: U8, quads: F64, geometry: BoardGeometry, channel: str
-) -> tuple[U8, PrintDeck]:
+def _prints(solved: U8, quads: F64, geometry: BoardGeometry, channel: str) -> tuple[U8, PrintDeck]:
     """The cards' prints at the photo's resolution (what readings tell islands apart by),
     and the deck they make."""
     psize = print_size(quads, geometry)

@@ -140,9 +140,7 @@ def print_grey(photo_bgr: U8, channel: str = "grey") -> U8:
     return grey
 
 
-def cut_prints(
-    photo_bgr: U8, maps: list[F64], size: tuple[int, int], channel: str = "grey"
-) -> U8:
+def cut_prints(photo_bgr: U8, maps: list[F64], size: tuple[int, int], channel: str = "grey") -> U8:
     """(cards, h + 2 PAD, w + 2 PAD) prints of the photo (one channel), one per map."""
     w, h = size
     dsize = (w + 2 * PAD, h + 2 * PAD)

@@ -86,11 +86,13 @@ def _from_files(solved_file: str, pawns_file: str, output: Path) -> int:
 
 def _report(profile: Any, path: Path) -> None:
     from zefiria.vision.calibrate import islands_in_doubt
+    from zefiria.vision.card_print import PRINT_CHANNELS
 
     w, h = profile.geometry.image_size
     print(f"profile written to {path} ({w}x{h} photos, 25 cards, 5 pawns)")
-    if profile.print_channel != "grey":
-        # (the fit in colour reads, but left more cells null on fresh decks than grey fits)
+    if profile.print_channel != PRINT_CHANNELS[0]:
+        # (grey is tried first; a fit in colour reads, but left more cells null on fresh
+        # decks than grey fits)
         print(
             "zefiria calibrate: note: the cards' edges stood out only in colour (their "
             "border is as light as the table in grey); readings may leave more cards in "
