@@ -116,6 +116,14 @@ def _calibrate_on(channel: str, solved: U8, pawns: U8, fit: GridFit) -> Profile:
     # card_quads.find_quads), each with its own refitted lattice. The rigid one is kept
     # unless the free one's prints line up better with the deck's outline...
     rigid = _fit_cards(solved, fit, channel, free=False)
+    # ...of which there are two: the lattice refitted to the rigid outlines' corners, or to
+    # their centres alone, which show a steep camera's perspective that the outlines, all
+    # of the board's size, hide (card_quads.refit_lattice); kept if fewer of its prints lie
+    # off the deck's outline (the centres carry the hand's offsets too: on a lattice the
+    # corners fit, lining up a few print px better was no better read, fresh deck 3013)
+    spaced = _fit_cards(solved, fit, channel, free=False, spacing=True)
+    if _misfit(spaced.deck)[:2] < _misfit(rigid.deck)[:2]:
+        rigid = spaced
     free = _fit_cards(solved, fit, channel, free=True)
     try:
         return _choose(rigid, free, solved, pawns, glare_again=False)
@@ -300,9 +308,12 @@ class CardFit:
     deck: PrintDeck
 
 
-def _fit_cards(solved: U8, fit: GridFit, channel: str, free: bool) -> CardFit:
+def _fit_cards(
+    solved: U8, fit: GridFit, channel: str, free: bool, spacing: bool = False
+) -> CardFit:
     """The cards' corners, refitting the lattice to them, rigid or ``free`` (per side), found
-    in ``channel`` of the photo."""
+    in ``channel`` of the photo; ``spacing``: the lattice refitted to the cards' centres
+    only (see card_quads.refit_lattice)."""
     h, w = solved.shape[:2]
     lattice = fit.lattice_to_image
     # The outline fit is a first guess: each card's own four corners are found on the board
@@ -338,7 +349,7 @@ def _fit_cards(solved: U8, fit: GridFit, channel: str, free: bool) -> CardFit:
         if attempt == REFITS:
             break
         to_image = lattice @ np.linalg.inv(geometry.lattice_to_board())
-        better = refit_lattice(quads, to_image, PITCH, MARGIN, perspective=free)
+        better = refit_lattice(quads, to_image, PITCH, MARGIN, perspective=free, spacing=spacing)
         if better is None:
             break
         lattice = better

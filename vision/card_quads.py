@@ -495,7 +495,12 @@ def rectify(fine: F32, maps: list[F64], size: tuple[int, int], pad: int) -> F32:
 
 
 def refit_lattice(
-    quads: F64, board_to_image: F64, pitch: float, margin: float, perspective: bool = True
+    quads: F64,
+    board_to_image: F64,
+    pitch: float,
+    margin: float,
+    perspective: bool = True,
+    spacing: bool = False,
 ) -> F64 | None:
     """The lattice-to-photo homography fitted to all the cards' corners (100 points).
 
@@ -505,6 +510,13 @@ def refit_lattice(
     ``perspective``, the camera's perspective is then learned from the cards' areas
     (:func:`_perspective`): only corners fitted side by side show it (rigid outlines of one
     size hide it, and the areas of such outlines would only repeat their errors).
+
+    ``spacing``: fitted to the cards' centres only (25 points). Rigid outlines have the
+    board's size everywhere, so their corners pull the lattice back to whatever
+    perspective the board was warped with; how far apart the cards lie still shows the
+    camera's (DEV seed 13 session 64, a wood table seen steeply: the rigid fit left cards
+    43 to 52 board px wide in its board, all fitted 47 wide, and every photo of the
+    session left most cells null).
     """
     n = len(quads)
     size = round(float(np.sqrt(n)))
@@ -515,6 +527,11 @@ def refit_lattice(
     cells = np.array([[i % size + 0.5, i // size + 0.5] for i in range(n)])
     target = (cells[:, None, :] + corners[None]).reshape(-1, 2)
     src = cv2.perspectiveTransform(quads.reshape(-1, 1, 2).astype(np.float64), board_to_image)
+    if spacing:
+        centres = src.reshape(n, 4, 2).mean(axis=1)
+        hom, _ = cv2.findHomography(cells, centres, cv2.LMEDS)
+        ok = hom is not None and np.all(np.isfinite(hom))
+        return np.asarray(hom, np.float64) if ok else None
     hom, _ = cv2.findHomography(target, src.reshape(-1, 2), cv2.LMEDS)
     if hom is None or not np.all(np.isfinite(hom)):
         return None

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.vision.calibrate import calibrate
 from zefiria.vision.card_quads import find_quads, off_size, refit_lattice
+from zefiria.vision.reader import read_table
+from zefiria.vision.reading import Status
+from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
 SUPER = 8  # supersampling of the drawn board: sides at sub-pixel places, edges antialiased
 TABLE, PAPER = 100.0, 200.0
@@ -120,6 +125,28 @@ def test_the_lattice_learns_the_perspective_from_the_cards_sizes() -> None:
         assert abs(ratio - 1.0) < 0.01, (seed, ratio)
 
 
+def test_rigid_outlines_hide_the_perspective_and_the_cards_spacing_shows_it() -> None:
+    # Rigid outlines are all of the board's size: a lattice refitted to their corners stays
+    # near the perspective the board was warped with (none here), while where the cards lie
+    # shows the camera's, within the hand's offsets (up to 6% over the grid here).
+    for seed in range(8):
+        quads, board_to_photo, truth, pitch, margin = _cards_in_perspective(seed)
+        w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+        h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
+        box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        rigid = quads.mean(axis=1)[:, None, :] + box[None]
+        ratios = []
+        for spacing in (False, True):
+            lattice = refit_lattice(
+                rigid, board_to_photo, pitch, margin, perspective=False, spacing=spacing
+            )
+            assert lattice is not None
+            ratios.append(_row_height(lattice, truth, 4) / _row_height(lattice, truth, 0))
+        by_corners, by_spacing = ratios
+        assert by_corners > 1.07, (seed, by_corners)
+        assert abs(by_spacing - 1.0) < 0.07, (seed, by_spacing)
+
+
 def _card_and_outline_below(paper: float, line: float) -> tuple[np.ndarray, np.ndarray]:
     """A card whose paper stands ``paper`` of the usual contrast off the table, and 10 fine
     px below it a card-sized outline drawn at grey ``line``; the card's corners, board px."""
@@ -215,3 +242,17 @@ def test_a_card_fitted_bigger_than_the_deck_is_found_off_size() -> None:
             stretched[i, 2:, 1] += 3.0  # bottom side on the next row's top edge
         stretched[20, 1:3, 0] -= 2.5  # and one card fitted too narrow
         assert np.flatnonzero(off_size(stretched)).tolist() == [7, 8, 9, 12, 14, 20], seed
+
+
+def test_a_steep_camera_over_a_wood_table_reads_every_card() -> None:
+    """DEV seed 13 #64 (design 8): the rigid fit's lattice, refitted to its outlines'
+    corners, kept the camera's perspective in the board (cards 43 to 52 board px wide, all
+    fitted 47 wide), the free fit lost the cards in the grain, and every photo of the
+    session left 12 to 25 cells null. Refitted to where the cards lie, it reads them all."""
+    *_, sample = make_dataset(65, 13, DEV_DESIGNS, per_setup=8)
+    solved, pawns = sample.setup.calibration()
+    reading = read_table(sample.render().image, calibrate(solved.image, pawns.image))
+    assert reading.status is Status.OK, reading.reason
+    assert reading.grid is not None
+    for r, c in ALL_CELLS:
+        assert reading.grid[r][c] == sample.scene.island_at((r, c)), (r, c)

@@ -103,7 +103,7 @@ def test_when_both_fits_are_refused_the_better_fits_reason_is_given(
         raise CalibrationError("solved photo: the cards' edges were not found precisely")
 
     monkeypatch.setattr(cal, "locate_grid", lambda image: None)
-    monkeypatch.setattr(cal, "_fit_cards", lambda solved, fit, channel, free: _Fit(free))
+    monkeypatch.setattr(cal, "_fit_cards", lambda solved, fit, channel, free, **_: _Fit(free))
     monkeypatch.setattr(cal, "_misfit", lambda deck: (deck != "free", 0, 0))
     monkeypatch.setattr(cal, "_profile", profile)
     photo = np.full((480, 640, 3), 128, np.uint8)
