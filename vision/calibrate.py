@@ -120,10 +120,12 @@ def _calibrate_on(channel: str, solved: U8, pawns: U8, fit: GridFit) -> Profile:
     # their centres alone, which show a steep camera's perspective that the outlines, all
     # of the board's size, hide (card_quads.refit_lattice); kept if fewer of its prints lie
     # off the deck's outline (the centres carry the hand's offsets too: on a lattice the
-    # corners fit, lining up a few print px better was no better read, fresh deck 3013)
-    spaced = _fit_cards(solved, fit, channel, free=False, spacing=True)
-    if _misfit(spaced.deck)[:2] < _misfit(rigid.deck)[:2]:
-        rigid = spaced
+    # corners fit, lining up a few print px better was no better read, fresh deck 3013;
+    # so it is not even made when every print lines up with the outline)
+    if _misfit(rigid.deck)[:2] > (False, 0):
+        spaced = _fit_cards(solved, fit, channel, free=False, spacing=True)
+        if _misfit(spaced.deck)[:2] < _misfit(rigid.deck)[:2]:
+            rigid = spaced
     free = _fit_cards(solved, fit, channel, free=True)
     try:
         return _choose(rigid, free, solved, pawns, glare_again=False)
