@@ -650,6 +650,17 @@ def find_pawns(
             why[spirit] = "off the grid"
         else:
             why[spirit] = "sized wrong" if cands[i] else "no pawn-like blob"
+            # A blob shaped like him and of his colour but too small to be him may be him,
+            # most of him lost to the light or to a card of nearly his colour: its card is
+            # not seen empty (fresh 8000-8999 seed 19 #76: Borea's blob 0.30 of his area;
+            # #74: Etesia on a green card in two blobs of 0.33 and 0.28; both missed
+            # silently). `pawn_diag.py --read-only --n 240`, missed silently: DEV seed 13
+            # 6 -> 6, fresh 3000-3999 seed 11 3 -> 2, 8000-8999 seed 19 5 -> 3; uncertain
+            # cells a photo +0.00, +0.02, +0.02; pawns right the same.
+            small = [b for b in cands[i] if SMALL_DOUBT * areas[i] <= b[0] < MIN_AREA * areas[i]]
+            unplaced |= _doubted_cells(
+                geometry, spirit, [(b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in small]
+            )
         if len(feet) > 1:
             # Of two look-alikes, one whose middle is faint, mixed or on a card of the pawn's
             # own colour is no pawn seen (see _unsure): the other, if sure, is the pawn.
@@ -1379,6 +1390,7 @@ RING_WITH_SHADOW = 5.5
 
 
 MIN_AREA = 0.45  # x the learned area: a smaller blob is a sliver, not a pawn
+SMALL_DOUBT = 0.25  # x the learned area: ...but one this big leaves its card in doubt
 MAX_AREA = 2.5  # x the learned area: a bigger one is something else
 # ...x SMALL_LEARNED of the pawns' median at least: the pawns are of one size, and one
 # learned far smaller than the others showed little of his colour at calibration, not a
