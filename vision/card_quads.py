@@ -520,18 +520,18 @@ def refit_lattice(
     """
     n = len(quads)
     size = round(float(np.sqrt(n)))
-    lat = (quads - margin * pitch) / pitch  # board px to lattice units
-    w = float(np.median(np.linalg.norm(lat[:, 1] - lat[:, 0], axis=1)))
-    h = float(np.median(np.linalg.norm(lat[:, 3] - lat[:, 0], axis=1)))
-    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     cells = np.array([[i % size + 0.5, i // size + 0.5] for i in range(n)])
-    target = (cells[:, None, :] + corners[None]).reshape(-1, 2)
     src = cv2.perspectiveTransform(quads.reshape(-1, 1, 2).astype(np.float64), board_to_image)
     if spacing:
         centres = src.reshape(n, 4, 2).mean(axis=1)
         hom, _ = cv2.findHomography(cells, centres, cv2.LMEDS)
         ok = hom is not None and np.all(np.isfinite(hom))
         return np.asarray(hom, np.float64) if ok else None
+    lat = (quads - margin * pitch) / pitch  # board px to lattice units
+    w = float(np.median(np.linalg.norm(lat[:, 1] - lat[:, 0], axis=1)))
+    h = float(np.median(np.linalg.norm(lat[:, 3] - lat[:, 0], axis=1)))
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    target = (cells[:, None, :] + corners[None]).reshape(-1, 2)
     hom, _ = cv2.findHomography(target, src.reshape(-1, 2), cv2.LMEDS)
     if hom is None or not np.all(np.isfinite(hom)):
         return None
