@@ -93,6 +93,36 @@ def region_costs(cells: F32, templates: F32) -> F32:
     return out
 
 
+# Costs are the print misfit (mean squared, normalised print) plus colour (in units of the
+# deck's typical difference between two islands), weighted.
+COLOUR_WEIGHT = 2.0
+# A card whose print fits some island this closely (per pixel; 2 for unrelated prints) is
+# seen clearly: between islands of nearly its colour, its print decides...
+CLEAN_PRINT = 0.1
+# ...and colour counts only beyond this much above its nearest island's. A deck printed
+# in five colours, five islands each, its numbers faint (fresh deck 8002): the light on a
+# card now against where its island lay at calibration moved its colour cost by up to
+# 0.45 among its colour's islands, twice the weight of a print that told them apart.
+COLOUR_NEAR = 0.3
+
+
+def pairing_costs(print_cost: F32, colour: F32) -> F32:
+    """(cells, islands) cost of each pairing for the assignment: the print's misfit plus
+    the colours' cost, weighted (``colour`` in units of the deck's typical difference).
+
+    Colour tells islands of different colours apart; between islands of one colour its
+    differences are mostly the light's. On a card seen clearly (``CLEAN_PRINT``) they count
+    only beyond ``COLOUR_NEAR``. On a card partly hidden or blurred, whose print fits no
+    island closely, colour keeps its full say: a pawn over two cards of one colour left
+    their prints telling them apart the wrong way round, and colour the right way (fresh
+    deck 6005 #47)."""
+    lo = colour.min(axis=1, keepdims=True)
+    clean = print_cost.min(axis=1, keepdims=True) < CLEAN_PRINT
+    beyond = lo + np.maximum(colour - lo - COLOUR_NEAR, 0.0)
+    out: F32 = print_cost + COLOUR_WEIGHT * np.where(clean, beyond, colour)
+    return out
+
+
 def match_lighting(lab: F32, ref: F32, mask: U8, ref_quartiles: F64 | None = None) -> F32:
     """``lab`` with each channel's quartiles on the cards matched to the calibration's.
 

@@ -29,7 +29,14 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .board import BoardWarp
-from .card_identity import crop_cards, match_lighting, quartiles, region_costs, region_means
+from .card_identity import (
+    crop_cards,
+    match_lighting,
+    pairing_costs,
+    quartiles,
+    region_costs,
+    region_means,
+)
 from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
 from .gems import find_gems
@@ -52,10 +59,8 @@ F32 = NDArray[Any]
 F64 = NDArray[Any]
 U8 = NDArray[Any]
 
-# Costs are the print misfit (mean squared, normalised print) plus colour (in units of the
-# deck's typical difference between two islands), weighted; certainty is decided by
-# print_identity.certain.
-COLOUR_WEIGHT = 2.0
+# (pairings are costed by card_identity.pairing_costs; certainty is decided by
+# print_identity.certain)
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
@@ -254,7 +259,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     feats = crop_cards(lab, centres, profile.card_size)
     scale = max(profile.cross_cost, 1e-3)
     colour = region_costs(region_means(feats), _cache.template_means) / scale
-    cost = ev.cost + COLOUR_WEIGHT * colour
+    cost = pairing_costs(ev.cost, colour)
     choice = assignment.solve(cost)
     idx = np.arange(len(choice))
     # where each card lies is where its island's print was met (a card with two outlines

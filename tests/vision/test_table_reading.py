@@ -274,3 +274,19 @@ def test_the_card_left_is_not_taken_when_hidden_or_not_alone() -> None:
     assert not _last_one_left(sure, unseen).any()
     sure[5] = False  # two left: which island is which is the reading's to say
     assert not _last_one_left(sure, np.zeros(25, bool)).any()
+
+
+def test_a_deck_printed_in_five_colours_is_told_apart_by_its_prints() -> None:
+    """Fresh deck 8002 (`cell_diag.py --designs 8000-8999 --seed 19`, #16): five islands
+    of each colour, numbers faint. The light on a card, unlike where its island lay at
+    calibration, moved its colour cost more among its colour's islands than its print told
+    them apart: the assignment chose four cards wrong (caught, left null). Read by their
+    prints, every card is right and sure."""
+    *_, sample = make_dataset(17, 19, range(8000, 9000), per_setup=8)
+    assert sample.setup.design == 8002
+    solved, pawns = sample.setup.calibration()
+    reading = read_table(sample.render().image, calibrate(solved.image, pawns.image))
+    assert reading.status is Status.OK, reading.reason
+    assert reading.grid is not None
+    for r, c in ALL_CELLS:
+        assert reading.grid[r][c] == sample.scene.island_at((r, c)), (r, c)
