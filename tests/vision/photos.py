@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from zefiria.engine.grid import ALL_CELLS, Cell
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Position
 from zefiria.vision.calibrate import calibrate
@@ -10,7 +13,9 @@ from zefiria.vision.reading import Reading
 from zefiria.vision.synthetic import Sample, make_dataset
 
 
-def photo_read(designs: range, seed: int, index: int, per_setup: int = 6) -> tuple[Sample, Reading]:
+def photo_read(
+    designs: Sequence[int], seed: int, index: int, per_setup: int = 6
+) -> tuple[Sample, Reading]:
     """Photo ``index`` of ``pawn_diag.py --designs ... --seed SEED --per-setup N``, and what
     its session's calibration reads in it."""
     sample = next(
@@ -27,3 +32,11 @@ def pawn_seen(
     places him (None: not seen), and the reading."""
     sample, reading = photo_read(designs, seed, index)
     return sample.scene.pawns.get(spirit), reading.pawns.get(spirit), reading
+
+
+def cells_not_read_right(sample: Sample, reading: Reading) -> list[Cell]:
+    """The cells a reading left null or gave another island (every cell if unreadable)."""
+    grid = reading.grid
+    if grid is None:
+        return list(ALL_CELLS)
+    return [(r, c) for r, c in ALL_CELLS if grid[r][c] != sample.scene.island_at((r, c))]
