@@ -99,11 +99,15 @@ COLOUR_WEIGHT = 2.0
 # A card whose print fits some island this closely (per pixel; 2 for unrelated prints) is
 # seen clearly: between islands of nearly its colour, its print decides...
 CLEAN_PRINT = 0.1
-# ...and colour counts only beyond this much above its nearest island's. A deck printed
-# in five colours, five islands each, its numbers faint (fresh deck 8002): the light on a
-# card now against where its island lay at calibration moved its colour cost by up to
-# 0.45 among its colour's islands, twice the weight of a print that told them apart.
+# ...and colour counts in full only beyond this much above its nearest island's. A deck
+# printed in five colours, five islands each, its numbers faint (fresh deck 8002): the
+# light on a card now against where its island lay at calibration moved its colour cost by
+# up to 0.45 among its colour's islands, twice the weight of a print that told them apart.
 COLOUR_NEAR = 0.3
+# Within COLOUR_NEAR, colour counts this share: it still settles what the print leaves
+# nearly tied. (Left out, the held-out decks lost 9 cards in clear view whose colours
+# were right and prints nearly tied; see docs/vision.md)
+COLOUR_TIE = 0.1
 
 
 def pairing_costs(print_cost: F32, colour: F32) -> F32:
@@ -112,13 +116,15 @@ def pairing_costs(print_cost: F32, colour: F32) -> F32:
 
     Colour tells islands of different colours apart; between islands of one colour its
     differences are mostly the light's. On a card seen clearly (``CLEAN_PRINT``) they count
-    only beyond ``COLOUR_NEAR``. On a card partly hidden or blurred, whose print fits no
+    in full only beyond ``COLOUR_NEAR`` (within it, ``COLOUR_TIE`` of them: enough to settle
+    a near tie of the prints). On a card partly hidden or blurred, whose print fits no
     island closely, colour keeps its full say: a pawn over two cards of one colour left
     their prints telling them apart the wrong way round, and colour the right way (fresh
     deck 6005 #47)."""
     lo = colour.min(axis=1, keepdims=True)
     clean = print_cost.min(axis=1, keepdims=True) < CLEAN_PRINT
-    beyond = lo + np.maximum(colour - lo - COLOUR_NEAR, 0.0)
+    d = colour - lo
+    beyond = lo + COLOUR_TIE * np.minimum(d, COLOUR_NEAR) + np.maximum(d - COLOUR_NEAR, 0.0)
     out: F32 = print_cost + COLOUR_WEIGHT * np.where(clean, beyond, colour)
     return out
 

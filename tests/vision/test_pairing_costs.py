@@ -55,3 +55,14 @@ def test_a_card_whose_print_fits_no_island_closely_keeps_colour_at_full_weight()
     assert solve(pairing_costs(prints, colour))[0] == 0
     costs = pairing_costs(prints, colour)
     np.testing.assert_array_equal(costs[0], prints[0] + COLOUR_WEIGHT * colour[0])
+
+
+def test_colour_within_the_lights_tint_still_settles_a_near_tie_of_the_prints() -> None:
+    # Card 0 fits island 1's print a hair better than its own; its colours say island 0
+    prints = _prints(0.02, 0.2)
+    prints[0, 1] = 0.019
+    prints[1, 0] = 0.019
+    colour = COLOUR.copy()
+    colour[0, :3] = (0.10, 0.30, 0.35)
+    colour[1, :3] = (0.30, 0.10, 0.35)
+    assert solve(pairing_costs(prints, colour)).tolist() == [0, 1, 2, 3, 4]
