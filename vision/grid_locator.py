@@ -325,7 +325,9 @@ def _lattice_from_neighbours(fg: NDArray[np.float32]) -> F64 | None:
 
 def _within_grid(cells: F64) -> NDArray[np.bool_]:
     """Which walked cards to keep: all, unless the walk spans more than 5 columns (or rows)
-    and an outer one holds at most ``STRAY_LINE`` blobs while the opposite one holds more.
+    and an outer one holds at most ``STRAY_LINE`` blobs while the opposite one holds at
+    least ``FULL_LINE`` (a line of the grid beside a stray, not a stray beside a line of the
+    grid the mask left a card of).
 
     A patch of table the model takes for card (a lamp's pool of light beside the grid),
     eroded to a card's size, is walked to as one more column: the span is then 6 and the
@@ -340,13 +342,14 @@ def _within_grid(cells: F64) -> NDArray[np.bool_]:
             if hi - lo <= SIZE - 1:
                 break
             n_lo, n_hi = int((line == lo).sum()), int((line == hi).sum())
-            if min(n_lo, n_hi) > STRAY_LINE or n_lo == n_hi:
+            if min(n_lo, n_hi) > STRAY_LINE or max(n_lo, n_hi) < FULL_LINE:
                 break  # (no stray line: the span check refuses the walk)
             keep &= cells[:, axis] != (lo if n_lo < n_hi else hi)
     return keep
 
 
-STRAY_LINE = 1  # blobs: an outer line of the walk beyond a 5 span with no more is a stray
+STRAY_LINE = 1  # blobs: an outer line of the walk beyond a 5 span with no more is a stray...
+FULL_LINE = 3  # ...when the opposite outer line has at least this many
 
 
 def _outline(cards: U8) -> F64 | None:

@@ -172,6 +172,14 @@ def test_the_walk_leaves_out_a_patch_of_light_walked_to_as_a_sixth_column() -> N
     assert np.abs(got - want).max() < 2.0
 
 
+def test_the_walk_does_not_take_a_column_of_the_grid_for_a_stray() -> None:
+    # the last column shows one card only, and two stray blobs lie beyond the first: left
+    # out, that card would shift every card a column
+    gone = {(r, SIZE - 1) for r in range(1, SIZE)}
+    mask, _ = _card_grid_mask(5.0, skip=gone, extra=frozenset({(1, -1), (3, -1)}))
+    assert _lattice_from_neighbours(mask) is None
+
+
 def test_the_walk_gives_up_when_a_whole_column_is_missing() -> None:
     # four columns are a 5x4 grid: numbering them as 5x5 would put every card a cell off
     mask, _ = _card_grid_mask(5.0, skip={(r, 4) for r in range(SIZE)})
