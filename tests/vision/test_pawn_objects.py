@@ -456,6 +456,55 @@ def test_a_grey_pawn_unseen_at_calibration_borrows_no_size() -> None:
     assert _calibration_looks([0, 1, 2, 3]).areas[4] == 0
 
 
+def _looks_with_borea_as_glare(size: int) -> PawnLooks:
+    """The looks learned when Borea's object in the pawns photo is the card whitened by half
+    (what glare looks like) over ``size`` x ``size`` board px, the others as in LOOKS."""
+    ref = _board()
+    lab = ref.copy()
+    centres = _learned_at()
+    for i in range(1, 5):
+        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
+    x, y = (round(v) for v in centres[0])
+    half = size // 2
+    lab[y - half : y + half, x - half : x + half] = (70.0, 10.0, 15.0)  # (40, 20, 30) whitened
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    return learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+
+
+def test_a_grey_pawn_light_explains_at_calibration_is_learned_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    looks = _looks_with_borea_as_glare(14)
+    assert looks.areas[0] == 49  # 7 x 7 half-res px
+    np.testing.assert_allclose(looks.colours[0], (70.0, 10.0, 15.0), atol=0.01)
+    # light's pixels left out, as a reading leaves them, nothing of him is left to learn
+    monkeypatch.setattr(pawn_objects, "_grey_whole_look", lambda *args: None)
+    assert _looks_with_borea_as_glare(14).areas[0] == 0
+
+
+def test_a_grey_pawn_taken_whole_far_bigger_than_the_others_is_not_learned() -> None:
+    # (the pawn and glare beside him as one object: fresh deck 6024's Borea)
+    looks = _looks_with_borea_as_glare(28)  # 196 half-res px, the others 42
+    assert looks.areas[0] == 0
+    np.testing.assert_allclose(looks.colours[0], LOOKS.colours[0])
+    assert (looks.areas[1:] == 42).all()
+
+
+@pytest.mark.slow
+def test_a_white_pawn_mostly_light_at_calibration_is_learned_from_its_whole_object(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh deck 5036 (`pawn_diag.py --designs 5000-5999 --seed 13`, #220): in the pawns
+    # photo Borea's lit top passes for glare, and what light leaves of him is his shaded
+    # side, nearer Austro's grey than his own; he was learned no look, and when the first
+    # look doubted him (another colour on his card), the second could not name him.
+    truth, seen, _ = pawn_seen(range(5000, 6000), 13, 220, Spirit.BOREA)
+    assert truth is not None and seen == truth
+    monkeypatch.setattr(pawn_objects, "_grey_whole_look", lambda *args: None)
+    _, without, reading = pawn_seen(range(5000, 6000), 13, 220, Spirit.BOREA)
+    assert without is None and truth.cell in reading.uncertain
+
+
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     # The first look placed Borea on an object whose median is plainly Austro's dark grey
     # (the dark pawn's lit facets read as the white one: DEV seed 5 #127).
