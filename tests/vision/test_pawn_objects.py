@@ -398,10 +398,19 @@ def test_the_white_pawn_lit_and_shaded_on_a_pale_card_is_named(
     # Fresh deck 3016 (`pawn_diag.py --designs 3000-3999 --seed 11`, #99; 3014's #85 is
     # alike): Borea on a pale blue card, whitened where lit and darkened where shaded;
     # light explained every pixel but scattered ones, and no object was left to name.
-    truth, seen, _ = pawn_seen(range(3000, 4000), 11, 99, Spirit.BOREA)
+    # (LIT_AND_SHADED 1.01: never both)
+    _named_only_with(monkeypatch, (range(3000, 4000), 11, 99), "LIT_AND_SHADED", 1.01)
+
+
+def _named_only_with(
+    monkeypatch: pytest.MonkeyPatch, photo: tuple[range, int, int], rule: str, off: Any
+) -> None:
+    """Borea is placed right in ``photo`` (designs, seed, index) and, with ``rule`` of
+    pawn_objects set to ``off``, missed with his card left uncertain."""
+    truth, seen, _ = pawn_seen(*photo, Spirit.BOREA)
     assert truth is not None and seen == truth
-    monkeypatch.setattr(pawn_objects, "LIT_AND_SHADED", 1.01)  # never both
-    _, without, reading = pawn_seen(range(3000, 4000), 11, 99, Spirit.BOREA)
+    monkeypatch.setattr(pawn_objects, rule, off)
+    _, without, reading = pawn_seen(*photo, Spirit.BOREA)
     assert without is None and truth.cell in reading.uncertain
 
 
@@ -498,11 +507,8 @@ def test_a_white_pawn_mostly_light_at_calibration_is_learned_from_its_whole_obje
     # photo Borea's lit top passes for glare, and what light leaves of him is his shaded
     # side, nearer Austro's grey than his own; he was learned no look, and when the first
     # look doubted him (another colour on his card), the second could not name him.
-    truth, seen, _ = pawn_seen(range(5000, 6000), 13, 220, Spirit.BOREA)
-    assert truth is not None and seen == truth
-    monkeypatch.setattr(pawn_objects, "_grey_whole_look", lambda *args: None)
-    _, without, reading = pawn_seen(range(5000, 6000), 13, 220, Spirit.BOREA)
-    assert without is None and truth.cell in reading.uncertain
+    photo = (range(5000, 6000), 13, 220)
+    _named_only_with(monkeypatch, photo, "_grey_whole_look", lambda *args: None)
 
 
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
