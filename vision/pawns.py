@@ -167,10 +167,7 @@ def _learn_pawns(
         if float(np.linalg.norm(colours[i] - under)) < UNLIKE_CARD:
             # What changed looks like the card itself: glare or a shadow that moved between
             # the photos, not the pawn; learning it would place this pawn on cards like it.
-            raise CalibrationError(
-                f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the "
-                "card (glare or shadow there? retake both photos)"
-            )
+            raise CalibrationError(_not_standing_out(spirit, i))
         # A floor on the spread: a flat-coloured pawn must still match under other light.
         icovs[i] = np.linalg.inv(np.cov(pix, rowvar=False) + np.eye(3) * 9.0)
     # Size and place of each pawn as a reading will see it: the same blob finder, so the
@@ -180,9 +177,7 @@ def _learn_pawns(
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blob = _own_blob(found[i], centres[i], card_area, pitch)
         if blob is None:
-            raise CalibrationError(
-                f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the card"
-            )
+            raise CalibrationError(_not_standing_out(spirit, i))
         areas[i] = blob[0]
         offsets[i] = (blob[1] - centres[i][0], blob[2] - centres[i][1])
     typical = float(np.median(areas))
@@ -220,6 +215,18 @@ def _learn_pawns(
             "look alike (check the pawn order: Borea on 1 .. Austro on 5)"
         )
     return colours, icovs, offsets, areas
+
+
+def _not_standing_out(spirit: Spirit, i: int) -> str:
+    """Why a pawn could not be learned from its card, and what to do: glare or a shadow can be
+    moved, but the protocol fixes the card (island 1..5), so where the card's own colour is
+    nearly the pawn's (Jugo on a yellow island 2: fresh decks 8000 and 8039) a retake alone
+    never helps; standing the pawn on another part of the card's art may."""
+    return (
+        f"pawns photo: {spirit.title} on island {i + 1} does not stand out from the card: "
+        "glare or a shadow there (shade the cards or move the lamp), or a card nearly the "
+        "pawn's colour (stand it on the part of the card least like it); retake both photos"
+    )
 
 
 def _own_blob(

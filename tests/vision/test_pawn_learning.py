@@ -152,3 +152,16 @@ def test_a_pawn_under_glare_is_refused_naming_the_glare() -> None:
     solved, pawns = sample.setup.calibration()
     with pytest.raises(CalibrationError, match="glare over Austro on island 5"):
         calibrate(solved.image, pawns.image)
+
+
+@pytest.mark.slow
+def test_a_pawn_on_a_card_of_nearly_its_colour_is_refused_with_advice_that_can_help() -> None:
+    # Fresh deck 8000 (8000-8999 seed 19, session 0): Jugo's orange on a yellow island 2.
+    # The protocol fixes his card, so "retake both photos" alone would be refused again.
+    setup = next(iter(make_dataset(1, 19, range(8000, 9000), per_setup=6))).setup
+    solved, pawns = setup.calibration()
+    with pytest.raises(CalibrationError) as refused:
+        calibrate(solved.image, pawns.image)
+    message = str(refused.value)
+    assert message.startswith("pawns photo: Jugo on island 2 does not stand out from the card")
+    assert "a card nearly the pawn's colour" in message and "glare or a shadow" in message
