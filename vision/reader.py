@@ -29,6 +29,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .board import BoardWarp
+from .camera_drift import camera_moved
 from .card_identity import (
     crop_cards,
     match_lighting,
@@ -64,6 +65,9 @@ U8 = NDArray[Any]
 MAX_OWN = 0.7  # a card this far from its island's colours is covered or damaged...
 COVER_PRINT = 1.0  # ...if its print misfits its island's this much too
 HAND_CELLS = 7  # this many hidden cards means something big is over them (else: doubts)
+# A reading with this many cells in doubt is checked for a camera moved since calibration
+# (camera_drift; photos of an unmoved camera leave 2 a photo in doubt on average)
+DOUBTFUL = 10
 # A gem's blob and 2 board px around it are no pawn's (pawn_diag.py --read-only --n 480
 # --per-setup 6: phantom pawns, fresh 4000-4999 seed 29 1 -> 0 and 8000-8999 seed 61 3 -> 1;
 # pawns right, DEV seed 5 +1, fresh 3000-3999 seed 11 and 7000-7999 seed 31 +2; a pawn
@@ -274,7 +278,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     margins = assignment.alternatives(cost, choice)
     lap("identify")
     if arm is None and int(covered.sum()) >= HAND_CELLS:
-        return refuse(f"hand or object over the cards ({int(covered.sum())} cards hidden)")
+        return refuse(
+            camera_moved(lab, ref, g)
+            or f"hand or object over the cards ({int(covered.sum())} cards hidden)"
+        )
 
     expected = ref.copy()
     quads = profile.quads()
@@ -303,7 +310,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
         )
         if len(under_hand) == len(ALL_CELLS):
-            return refuse("hand or object over the cards")
+            return refuse(camera_moved(lab, ref, g) or "hand or object over the cards")
         # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
         # does not have (see hand_pawns)
         # (not on a hidden card: it was not pasted, so what differs there is its own colour;
@@ -316,7 +323,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         mask[reach & ~beside] = 0
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
-        return refuse("cards do not look as calibrated (camera moved or light changed?)")
+        return refuse(
+            camera_moved(lab, ref, g)
+            or "cards do not look as calibrated (camera moved or light changed?)"
+        )
     # A card in a hand's reach whose print is sure is given, but its cell stays uncertain:
     # the hand may hide a pawn or a gem there (none is looked for in its reach). Nor does
     # it vouch for any other card (see certain).
@@ -422,6 +432,12 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
+    if len(uncertain) >= DOUBTFUL:
+        # (every card off its calibrated place: not a reading with many doubts, but a
+        # camera to put back; the pawns and gems it found were the cards' edges)
+        moved_by = camera_moved(lab, ref, g)
+        if moved_by is not None:
+            return refuse(moved_by)
     ms = (time.perf_counter() - start) * 1000.0
     return Reading(
         status=Status.OK,

@@ -1,0 +1,94 @@
+"""A camera moved since calibration is named so, not taken for a hand over the cards nor read
+with every card in doubt (vision/camera_drift.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import cv2
+import numpy as np
+import pytest
+from zefiria.vision import reader
+from zefiria.vision.calibrate import calibrate
+from zefiria.vision.camera_drift import MOVED, RELIABLE, Drift, grid_drift
+from zefiria.vision.grid_locator import to_lab
+from zefiria.vision.profile import Profile
+from zefiria.vision.reader import calibration_lab, read_table
+from zefiria.vision.reading import Status
+from zefiria.vision.synthetic import DEV_DESIGNS, Sample, Setup, make_dataset
+
+pytestmark = pytest.mark.slow
+
+
+@cache
+def _session() -> tuple[Sample, Profile]:
+    """DEV deck 0's first game photo (seed 3) and its session's calibration."""
+    sample = next(iter(make_dataset(1, 3, DEV_DESIGNS, per_setup=4)))
+    solved, pawns = sample.setup.calibration()
+    return sample, calibrate(solved.image, pawns.image)
+
+
+def _bumped(setup: Setup, roll: float = 0.0, push: float = 0.0) -> Setup:
+    pose = setup.pose
+    moved = dataclasses.replace(
+        pose, roll_deg=pose.roll_deg + roll, shift=(pose.shift[0] + push, pose.shift[1])
+    )
+    return dataclasses.replace(setup, pose=moved)
+
+
+def test_a_known_shift_of_the_board_is_measured_at_every_corner() -> None:
+    _, profile = _session()
+    ref = calibration_lab(profile)
+    h, w = ref.shape[:2]
+    shifted = cv2.warpAffine(ref, np.float32([[1, 0, 5], [0, 1, -3]]), (w, h))
+    drift = grid_drift(shifted, ref, profile.geometry)
+    assert (drift.responses >= RELIABLE).all()
+    assert np.abs(drift.shifts - [5.0, -3.0]).max() < 0.6
+    assert drift.size() == pytest.approx(np.hypot(5, -3), abs=0.6)
+
+
+def test_a_photo_from_the_calibrated_camera_has_not_moved() -> None:
+    sample, profile = _session()
+    reader.prepare(profile)
+    lab = to_lab(reader._cache.warp(sample.render().image))
+    size = grid_drift(lab, calibration_lab(profile), profile.geometry).size()
+    assert size is not None and size < MOVED * profile.geometry.pitch / 2
+
+
+def test_corners_not_measured_reliably_tell_nothing() -> None:
+    shifts = np.full((4, 2), 10.0)
+    assert Drift(shifts, np.array([0.5, 0.5, 0.1, 0.1])).size() is None
+    assert Drift(shifts, np.array([0.5, 0.5, 0.5, 0.1])).size() == pytest.approx(np.hypot(10, 10))
+
+
+@pytest.mark.parametrize(
+    ("bump", "without"),
+    [
+        # without the check: an "ok" reading with every card in doubt...
+        ({"roll": 2.0}, "ok"),
+        # ...or a hand to take away that is not there
+        ({"push": 0.02}, "hand or object over the cards"),
+    ],
+)
+def test_a_camera_bumped_after_calibration_is_named(
+    bump: dict[str, float], without: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sample, profile = _session()
+    photo = _bumped(sample.setup, **bump).photo(sample.scene, sample.seed)
+    reading = read_table(photo.image, profile)
+    assert reading.status is Status.UNREADABLE
+    assert reading.reason is not None and reading.reason.startswith("camera moved")
+    assert "calibrate again" in reading.reason
+    monkeypatch.setattr(reader, "camera_moved", lambda *_: None)
+    before = read_table(photo.image, profile)
+    if without == "ok":
+        assert before.ok and len(before.uncertain) == 25
+    else:
+        assert before.reason is not None and before.reason.startswith(without)
+
+
+def test_the_same_scene_from_the_calibrated_camera_reads() -> None:
+    sample, profile = _session()
+    reading = read_table(sample.render().image, profile)
+    assert reading.ok, reading.reason
