@@ -135,6 +135,9 @@ class Outcome:
     # "unreadable" with ``ask`` about one unseen pawn in a turn: the list Hint opens when it
     # is neither where the game has it nor to be taken back ("where is it?").
     elsewhere: Pick | None = None
+    # "unreadable" because the camera moved since calibration: the screen tells the players
+    # to put it back or calibrate again (a hand over the cards is only waited out).
+    camera: bool = False
 
 
 @dataclass(frozen=True)
@@ -279,8 +282,15 @@ class Referee:
     def judge(self, reading: dict[str, Any]) -> Outcome:
         """Judge one reading (the JSON form of the reading contract)."""
         if reading.get("status") != "ok":
-            reason = reading.get("reason") or "the table cannot be read"
-            return Outcome("unreadable", str(reason))
+            reason = str(reading.get("reason") or "the table cannot be read")
+            # (imported here: the vision package brings OpenCV, which judging a table the
+            # camera did read, or `zefiria check`, does without)
+            from zefiria.vision.camera_drift import CAMERA_MOVED
+
+            if reason.startswith(CAMERA_MOVED):
+                # (no hand to wait out: nothing will read until the players act)
+                return Outcome("unreadable", self._w("camera_moved"), camera=True)
+            return Outcome("unreadable", reason)
         if reading.get("hand") is not None:
             # Someone is acting: the cards left visible are read, but the table is judged
             # once the hand is gone.

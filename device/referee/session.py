@@ -108,6 +108,7 @@ class Session:
         self._asked_cards: tuple[Cell, ...] = ()  # unread cards: did they move?
         self._picking: Pick | None = None  # "card b2: which island?" at setup
         self._elsewhere: Pick | None = None  # "where is it?": what Hint opens for a lost pawn
+        self._camera_moved = False  # the screen says the camera moved since calibration
 
     @property
     def asking_unseen(self) -> tuple[Spirit, ...]:
@@ -387,6 +388,7 @@ class Session:
         self._elsewhere = outcome.elsewhere if outcome.ask else None
         self._asked_gems = outcome.gems if outcome.ask else ()
         self._asked_cards = outcome.cards if outcome.ask else ()
+        said_moved, self._camera_moved = self._camera_moved, outcome.camera
         if outcome.pick is not None and outcome.pick != self._picking:
             self._picking, self.selected = outcome.pick, 0
         elif kind != "unreadable" and self._picking is not None:
@@ -394,6 +396,12 @@ class Session:
         if kind == "unreadable":
             if self._picking is not None:
                 self._show_pick()
+                return
+            if outcome.camera:
+                # (one buzz until a photo reads again: the watcher reads on every change)
+                if not said_moved:
+                    self.feedback.mismatch()
+                self.show(MessageView(self._w("camera"), outcome.message))
                 return
             if outcome.ask:
                 # Looking again has not found the pawn: the players must know which one and

@@ -88,6 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "unplug": "safe to unplug when the green light is off",
         "cal_put_back": "calibrated: put the game's cards and pawns back as they were",
         "cal_cancelled": "calibration cancelled: the old profile stays",
+        "camera_moved": "the camera moved: put it back as it was, or hold OK: Calibrate the camera",
     },
     "it": {
         "on_table": "Sul tavolo",
@@ -173,6 +174,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unplug": "si può staccare la spina quando la luce verde è spenta",
         "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
         "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
+        "camera_moved": (
+            "la fotocamera si è spostata: rimettetela com'era, o tenete OK: Calibra la fotocamera"
+        ),
     },
 }
 

@@ -296,3 +296,28 @@ def test_a_reading_with_a_hand_waits_for_the_hand_to_go(tmp_path: Path) -> None:
     outcome = sim.referee.judge(reading)
     assert outcome.kind == "unreadable" and "hand" in outcome.message
     assert sim.referee.state == before
+
+
+def test_a_camera_moved_since_calibration_is_shown_until_a_photo_reads(tmp_path: Path) -> None:
+    """No hand will leave: the players are told to put the camera back or calibrate again,
+    with one buzz however many photos it refuses, and the game does not change."""
+    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    before = sim.referee.state
+    truth = sim.session.reader
+    moved = {"status": "unreadable", "reason": "camera moved: the cards lie 0.20 of a card"}
+    buzzes: list[str] = []
+    sim.session.feedback.mismatch = lambda: buzzes.append("mismatch")  # type: ignore[method-assign]
+    sim.session.reader = lambda _image: moved
+    for _ in range(3):
+        outcome = sim.session.read_now()
+        assert outcome.kind == "unreadable" and outcome.camera
+        assert isinstance(screens[-1], MessageView)
+        assert screens[-1].text.startswith("the camera moved") and "Calibrate" in screens[-1].text
+    assert buzzes == ["mismatch"] and sim.referee.state == before
+    sim.session.reader = truth
+    assert sim.session.read_now().kind != "unreadable"
+    sim.session.reader = lambda _image: moved
+    sim.session.read_now()
+    assert buzzes == ["mismatch", "mismatch"]  # moved again after a photo read: told again
