@@ -14,16 +14,16 @@ in doubt, islands read wrong and pawns placed wrong; then the reasons counted.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections import Counter
 
 import cv2
+from vision_bench import bumped
 from zefiria.engine.grid import ALL_CELLS
 from zefiria.vision import reader
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.reading import Reading
-from zefiria.vision.synthetic import DEV_DESIGNS, Sample, Setup, make_dataset
+from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
 
 # (roll degrees, push as a share of the image's width, zoom factor)
 BUMPS = {
@@ -35,17 +35,6 @@ BUMPS = {
     "pushed 4%": (0.0, 0.04, 1.0),
     "zoomed 3%": (0.0, 0.0, 1.03),
 }
-
-
-def bumped(setup: Setup, roll: float, push: float, zoom: float) -> Setup:
-    pose = setup.pose
-    moved = dataclasses.replace(
-        pose,
-        roll_deg=pose.roll_deg + roll,
-        shift=(pose.shift[0] + push, pose.shift[1]),
-        fill=pose.fill * zoom,
-    )
-    return dataclasses.replace(setup, pose=moved)
 
 
 def summary(reading: Reading, sample: Sample) -> str:

@@ -20,12 +20,16 @@ Sessions of ``make_dataset(n, seed, EVAL_DESIGNS)``: each session is calibrated 
 two calibration photos, then every game photo is read. Rendering is not timed. Reported:
 cells right among the visible ones (cells a hand does not cover), silent misreads (a wrong
 island not marked uncertain: the failure that matters), pawns, gems, hand scenes flagged,
-speed per photo (wall and CPU, by stage) on one core, and memory.
+speed per photo (wall and CPU, by stage) on one core, and memory. And a camera moved after
+calibration: each session's first game scene photographed again with the camera turned,
+pushed and zoomed a little (``BUMPS``), untimed: how many such photos are refused as "camera
+moved", and any island read wrong in them.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import resource
@@ -47,13 +51,41 @@ from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from zefiria.vision.profile import Profile  # noqa: E402
 from zefiria.vision.reader import DEBUG, Identification, prepare, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
-from zefiria.vision.synthetic import DEV_DESIGNS, EVAL_DESIGNS, Sample, make_dataset  # noqa: E402
+from zefiria.vision.synthetic import (  # noqa: E402
+    DEV_DESIGNS,
+    EVAL_DESIGNS,
+    Sample,
+    Setup,
+    make_dataset,
+)
 
 PURPOSE = {
     "FRESH (neither DEV nor EVAL)": "for finding failures, not the benchmark",
     "DEV": "the tuning set",
     "EVAL": "never used while tuning",
 }
+
+
+# The camera knocked after calibration: turned in the image (degrees), pushed across it
+# (shares of the image's width) or zoomed (the grid's share of the image, times)
+BUMPS = {
+    "turned 2 deg": (2.0, 0.0, 1.0),
+    "pushed 2%": (0.0, 0.02, 1.0),
+    "zoomed 4%": (0.0, 0.0, 1.04),
+}
+
+
+def bumped(setup: Setup, roll: float, push: float, zoom: float) -> Setup:
+    """``setup`` with its camera turned by ``roll`` degrees, pushed by ``push`` of the image
+    and zoomed by ``zoom``: the same table, cards and light."""
+    pose = setup.pose
+    moved = dataclasses.replace(
+        pose,
+        roll_deg=pose.roll_deg + roll,
+        shift=(pose.shift[0] + push, pose.shift[1]),
+        fill=pose.fill * zoom,
+    )
+    return dataclasses.replace(setup, pose=moved)
 
 
 def pct(a: int, b: int) -> str:
@@ -211,6 +243,20 @@ def main() -> int:
             peaks.append(tracemalloc.get_traced_memory()[1] / 1e6)
             tracemalloc.stop()
         scene = sample.scene
+        if sample.index % args.per_setup == 0:
+            for roll, push, zoom in BUMPS.values():
+                moved = read_table(
+                    bumped(setup, roll, push, zoom).photo(scene, sample.seed).image, profile
+                )
+                c["bumped"] += 1
+                said = moved.reason or ""
+                c["bumped_named"] += said.startswith("camera moved")
+                c["bumped_ok"] += moved.ok
+                c["bumped_wrong"] += sum(
+                    1
+                    for r, col in ALL_CELLS
+                    if moved.ok and moved.grid[r][col] not in (None, scene.island_at((r, col)))
+                )
         hand = bool(photo.truth.hand_cells)
         c["read_photos"] += 1
         if hand:
@@ -326,6 +372,9 @@ def main() -> int:
         f"| {pct(c['hand_read'], c['hand_scenes'])} | |",
         f"| photos without a hand called unreadable | "
         f"{pct(c['false_unreadable'], c['read_photos'] - c['hand_scenes'])} | 0 |",
+        f'| camera moved after calibration ({", ".join(BUMPS)}): refused as "camera moved" '
+        f"| {pct(c['bumped_named'], c['bumped'])} ({c['bumped_ok']} read ok) | |",
+        f"| ... islands read wrong in those | {c['bumped_wrong']} | 0 |",
         "",
         "## Speed per photo (1640x1232, one core)",
         "",
