@@ -18,6 +18,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE
 
 from .board import BoardGeometry, choose_shrink
 from .calibration_glare import clear_glare, glare_moved_off
+from .camera_drift import moved_by
 from .card_identity import (
     coarse_costs,
     crop_cards,
@@ -243,6 +244,15 @@ def _profile(cards: CardFit, solved: U8, pawns: U8, glare_again: bool) -> tuple[
     if cards.channel != PRINT_CHANNELS[0]:
         _check_colour_framing(deck)
 
+    # A camera knocked between the two photos leaves every pawn off its card's expected
+    # place: said so, not as a pawn missing or lost in glare (DEV seed 3, pawns photo with
+    # the camera pushed 1% or zoomed 3%: "Borea ... does not stand out", "Jugo missing")
+    share = moved_by(lab2, as_taken, geometry)
+    if share is not None:
+        raise CalibrationError(
+            f"pawns photo: the camera moved after the solved photo (the cards lie {share:.2f}"
+            " of a card off); keep it still and retake both photos"
+        )
     feats2 = crop_cards(lab2, centres, inner)
     own = coarse_costs(feats2, templates)
     diag = np.diag(own)[SIZE:]  # rows 1-4: no pawns there

@@ -89,13 +89,21 @@ def grid_drift(lab: F32, ref: F32, geometry: BoardGeometry) -> Drift:
     return Drift(np.array(shifts, np.float64), np.array(responses, np.float64))
 
 
-def camera_moved(lab: F32, ref: F32, geometry: BoardGeometry) -> str | None:
-    """The reason to refuse a photo taken after the camera moved, or None if it did not
-    (or if that cannot be told)."""
+def moved_by(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
+    """How far (a share of a cell) the grid moved from ``ref`` to ``lab``, if it moved
+    (``MOVED`` or more); None if it did not, or if that cannot be told."""
     size = grid_drift(lab, ref, geometry).size()
     if size is None or size < MOVED * geometry.pitch:
         return None
-    share = size / geometry.pitch
+    return size / geometry.pitch
+
+
+def camera_moved(lab: F32, ref: F32, geometry: BoardGeometry) -> str | None:
+    """The reason to refuse a photo taken after the camera moved, or None if it did not
+    (or if that cannot be told)."""
+    share = moved_by(lab, ref, geometry)
+    if share is None:
+        return None
     return (
         f"{CAMERA_MOVED}: the cards lie {share:.2f} of a card from where they were calibrated"
         " (mast bumped or turned?); put the camera back as it was, or calibrate again"

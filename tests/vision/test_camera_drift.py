@@ -92,3 +92,20 @@ def test_the_same_scene_from_the_calibrated_camera_reads() -> None:
     sample, profile = _session()
     reading = read_table(sample.render().image, profile)
     assert reading.ok, reading.reason
+
+
+def test_a_camera_moved_between_the_calibration_photos_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from zefiria.vision import calibrate as calibration
+    from zefiria.vision.calibrate import CalibrationError
+
+    sample, _ = _session()
+    solved, _ = sample.setup.calibration()
+    _, pawns = _bumped(sample.setup, push=0.01).calibration()
+    with pytest.raises(CalibrationError, match="camera moved after the solved photo"):
+        calibrate(solved.image, pawns.image)
+    # (without the check the pawns are blamed: one of them lost in glare or shadow)
+    monkeypatch.setattr(calibration, "moved_by", lambda *_: None)
+    with pytest.raises(CalibrationError, match="Borea on island 1 does not stand out"):
+        calibrate(solved.image, pawns.image)
