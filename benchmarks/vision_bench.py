@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from zefiria.vision.camera_drift import CAMERA_MOVED  # noqa: E402
 from zefiria.vision.profile import Profile  # noqa: E402
 from zefiria.vision.reader import DEBUG, Identification, prepare, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
@@ -67,7 +68,7 @@ PURPOSE = {
 
 
 # The camera knocked after calibration: turned in the image (degrees), pushed across it
-# (shares of the image's width) or zoomed (the grid's share of the image, times)
+# (shares of the image's width) or zoomed in (the grid's share of the image, times this)
 BUMPS = {
     "turned 2 deg": (2.0, 0.0, 1.0),
     "pushed 2%": (0.0, 0.02, 1.0),
@@ -250,7 +251,7 @@ def main() -> int:
                 )
                 c["bumped"] += 1
                 said = moved.reason or ""
-                c["bumped_named"] += said.startswith("camera moved")
+                c["bumped_named"] += said.startswith(CAMERA_MOVED)
                 c["bumped_ok"] += moved.ok
                 c["bumped_wrong"] += sum(
                     1

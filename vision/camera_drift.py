@@ -8,8 +8,9 @@ that every card fits its island badly, and what the reading made of it was misle
 card in doubt and a pawn or a gem found on cards it could not tell. The players must put
 the camera back or calibrate again, and only a reason that says so tells them.
 
-Measured only when a reading is about to fail (see :mod:`.reader`): the calibration's
-board and this photo's, around each of the grid's four outer corners, by phase
+Measured only when a reading is about to fail or leaves many cells in doubt (see
+:mod:`.reader`), and at calibration between its two photos: the calibration's board and
+this photo's, around each of the grid's four outer corners, by phase
 correlation (OpenCV's ``phaseCorrelate``). The cards in the grid change from photo to
 photo, but the gaps between them and the table around them do not: at each corner the
 pattern is the grid's edge against the table, unlike anywhere a card's pitch away, so
@@ -25,6 +26,7 @@ from functools import cache
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from zefiria.engine.grid import SIZE
 
 from .board import BoardGeometry
 
@@ -37,9 +39,9 @@ WINDOW = 2.5  # cells: the side of the window around each of the grid's corners
 RELIABLE = 0.2
 # Share of a cell beyond which the grid moved. Photos of an unmoved camera measure 0.046 at
 # most (cards nudged at the corners; 330 photos of DEV seed 21 and fresh decks 3000-3999
-# seed 11, a third with a hand over the cards, none over 0.025). A camera turned by 2
-# degrees, pushed by 2% of the image or zoomed by 3-4% measures 0.07-0.3 and its readings
-# fail (docs/vision.md, "The camera moved").
+# seed 11, a third with a hand over the cards, none over 0.025). Where a camera turned by
+# 1-3 degrees, pushed by 1-4% of the image or zoomed by 3% made the readings fail, it
+# measured 0.07-0.57 (benchmarks/bumped_camera_diag.py; docs/vision.md, "The camera moved").
 MOVED = 0.06
 # What a reason refusing a photo for it starts with (the referee tells the players so)
 CAMERA_MOVED = "camera moved"
@@ -77,7 +79,7 @@ def grid_drift(lab: F32, ref: F32, geometry: BoardGeometry) -> Drift:
     side = min(side, now.shape[0] // 2 * 2, now.shape[1] // 2 * 2)
     window = _hanning(side)
     first = geometry.margin * pitch
-    last = first + 5 * pitch
+    last = first + SIZE * pitch
     shifts, responses = [], []
     for cx, cy in ((first, first), (last, first), (first, last), (last, last)):
         x0 = min(max(0, round(cx / 2 - side / 2)), now.shape[1] - side)
