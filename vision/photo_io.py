@@ -66,7 +66,11 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
                 w, h = im.size
     except Image.DecompressionBombError:
         raise PhotoError(f"{p}: image too large (its header claims a gigantic size)") from None
-    except Exception as exc:  # PIL raises many kinds of errors for non-images
+    except Image.UnidentifiedImageError:
+        # (a text file, a PDF, a RAW the camera app saved: the user needs the format, not
+        # the name of PIL's exception)
+        raise PhotoError(f"{p}: not an image (no JPEG, PNG or other photo format)") from None
+    except Exception as exc:  # PIL raises many kinds of errors for damaged images
         raise PhotoError(f"{p}: not an image ({type(exc).__name__})") from None
     if w * h > MAX_PIXELS:
         raise PhotoError(f"{p}: image too large ({w}x{h})")

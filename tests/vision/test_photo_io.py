@@ -34,7 +34,7 @@ def test_missing_empty_and_not_an_image(tmp_path: Path) -> None:
         load_photo(empty)
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo at all")
-    with pytest.raises(PhotoError, match=r"notes\.jpg: not an image"):
+    with pytest.raises(PhotoError, match=r"notes\.jpg: not an image \(no JPEG, PNG"):
         load_photo(text)
 
 
