@@ -35,13 +35,15 @@ F64 = NDArray[np.float64]
 
 WINDOW = 2.5  # cells: the side of the window around each of the grid's corners
 # Phase correlation's response (1 for a pure shift) below which a window's peak is no
-# measurement: a hand over that corner, or a photo unlike the calibration's altogether.
-RELIABLE = 0.2
-# Share of a cell beyond which the grid moved. Photos of an unmoved camera measure 0.046 at
-# most (cards nudged at the corners; 330 photos of DEV seed 21 and fresh decks 3000-3999
-# seed 11, a third with a hand over the cards, none over 0.025). Where a camera turned by
-# 1-3 degrees, pushed by 1-4% of the image or zoomed by 3% made the readings fail, it
-# measured 0.07-0.57 (benchmarks/bumped_camera_diag.py; docs/vision.md, "The camera moved").
+# measurement: a hand over that corner, a small blurred grid, or a photo unlike the
+# calibration's altogether. (Under 0.25 a corner of an unmoved camera was measured a whole
+# card off now and then, the grid's own pattern a pitch away: fresh deck 3024.)
+RELIABLE = 0.25
+# Share of a cell beyond which the grid moved (at three corners at least: see Drift.size).
+# Photos of an unmoved camera measure 0.044 at most (432 photos of DEV seed 21 and fresh
+# decks 3000-3999 seed 11, a fourth with a hand over the cards); of the same sessions'
+# photos taken again with the camera turned 1-2 degrees, pushed 1-2% or zoomed 3%, 209 of
+# the 246 whose readings failed measure 0.06 or more (docs/vision.md, "The camera moved").
 MOVED = 0.06
 # What a reason refusing a photo for it starts with (the referee tells the players so)
 CAMERA_MOVED = "camera moved"
@@ -55,12 +57,14 @@ class Drift:
     responses: F64  # (4,) each window's phase-correlation response
 
     def size(self) -> float | None:
-        """The median distance (board px) the reliably measured corners moved, or None when
-        fewer than three were (a hand over two corners, a photo of something else)."""
+        """The distance (board px) at least three of the reliably measured corners moved, or
+        None when fewer than three were measured (a hand over two corners, a photo of
+        something else). A moved camera moves every corner; one corner measured wrong (a
+        card's pitch off, or a card nudged there) does not make a move."""
         ok = self.responses >= RELIABLE
         if int(ok.sum()) < 3:
             return None
-        return float(np.median(np.hypot(self.shifts[ok, 0], self.shifts[ok, 1])))
+        return float(np.sort(np.hypot(self.shifts[ok, 0], self.shifts[ok, 1]))[-3])
 
 
 @cache

@@ -62,6 +62,12 @@ def test_corners_not_measured_reliably_tell_nothing() -> None:
     assert Drift(shifts, np.array([0.5, 0.5, 0.5, 0.1])).size() == pytest.approx(np.hypot(10, 10))
 
 
+def test_corners_measured_a_card_off_are_no_move() -> None:
+    # (fresh deck 3024: the grid's pattern a pitch away matched at a corner; here at two)
+    shifts = np.array([[48.0, 0.0], [0.4, 0.0], [0.0, 0.3], [50.0, 2.0]])
+    assert Drift(shifts, np.full(4, 0.5)).size() == pytest.approx(0.4)
+
+
 @pytest.mark.parametrize(
     ("bump", "without"),
     [
