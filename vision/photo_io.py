@@ -55,7 +55,7 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
     data = np.fromfile(p, dtype=np.uint8)
     # Check the declared size before decoding so a tiny file claiming a gigantic image (a
     # "decompression bomb") is refused without allocating it.
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     try:
         # (PIL warns of a big image before it refuses a gigantic one; the size is checked
@@ -66,7 +66,7 @@ def load_photo(path: str | Path) -> NDArray[np.uint8]:
                 w, h = im.size
     except Image.DecompressionBombError:
         raise PhotoError(f"{p}: image too large (its header claims a gigantic size)") from None
-    except Image.UnidentifiedImageError:
+    except UnidentifiedImageError:
         # (a text file, a PDF, a RAW the camera app saved: the user needs the format, not
         # the name of PIL's exception)
         raise PhotoError(f"{p}: not an image (no JPEG, PNG or other photo format)") from None
