@@ -435,9 +435,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if len(uncertain) >= DOUBTFUL:
         # (every card off its calibrated place: not a reading with many doubts, but a
         # camera to put back; the pawns and gems it found were the cards' edges)
-        moved_by = camera_moved(lab, ref, g)
-        if moved_by is not None:
-            return refuse(moved_by)
+        why_moved = camera_moved(lab, ref, g)
+        if why_moved is not None:
+            return refuse(why_moved)
     ms = (time.perf_counter() - start) * 1000.0
     return Reading(
         status=Status.OK,
