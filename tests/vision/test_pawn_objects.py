@@ -511,6 +511,43 @@ def test_a_white_pawn_mostly_light_at_calibration_is_learned_from_its_whole_obje
     _named_only_with(monkeypatch, photo, "_grey_whole_look", lambda *args: None)
 
 
+def test_a_grey_pawn_joined_to_his_shadow_at_calibration_is_learned_from_his_core() -> None:
+    # Austro's 8 x 8 board px object inside a 2 px ring of shadow on the card, as one
+    # object: the ring is most of it at half resolution, so the whole median is the ring's
+    # (nearest Etesia's colour); the core, the object less its rim, is his own grey.
+    ref = _board()
+    lab = ref.copy()
+    centres = _learned_at()
+    for i in range(4):
+        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
+    x, y = (2 * round(v / 2) for v in centres[4])
+    ring = (50.0, -35.0, 25.0)
+    lab[y - 6 : y + 6, x - 6 : x + 6] = ring
+    lab[y - 4 : y + 4, x - 4 : x + 4] = LOOKS.colours[4]
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    labels, shapes = objects(lab, ref, mask)
+    austro = shapes[labels[y // 2, x // 2] - 1]
+    whole, core = pawn_objects._median_colour(lab, labels, austro)
+    np.testing.assert_allclose(whole, ring)
+    np.testing.assert_allclose(core, LOOKS.colours[4])
+    looks = learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+    assert looks.areas[4] == austro.area
+    np.testing.assert_allclose(looks.colours[4], LOOKS.colours[4])
+    # (nor does a ring alone, no core of his grey, teach him a look)
+    lab[y - 4 : y + 4, x - 4 : x + 4] = ring
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    assert learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours).areas[4] == 0
+
+
+@pytest.mark.slow
+def test_a_dark_pawn_joined_to_his_shadow_at_calibration_is_named_in_readings() -> None:
+    # Fresh deck 8028 (`pawn_diag.py --designs 8000-8999 --seed 19`, per setup 6, #168):
+    # Austro learned no look at calibration (his object's whole median nearer Borea's
+    # colour than his), and the second look could not name him where the first missed him.
+    truth, seen, _ = pawn_seen(range(8000, 9000), 19, 168, Spirit.AUSTRO)
+    assert truth is not None and seen == truth
+
+
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     # The first look placed Borea on an object whose median is plainly Austro's dark grey
     # (the dark pawn's lit facets read as the white one: DEV seed 5 #127).
