@@ -73,6 +73,14 @@ UNSEEN_LOOKS = 3
 # Photos of the layout in a row that leave cards unread before the players are asked which
 # island lies on each (they straighten the cards in between).
 LAYOUT_LOOKS = 4
+# Photos of the still table in a row that show a hand over the cards before the screen says
+# the camera may have moved instead: a camera knocked far on its mast (turned 10 degrees or
+# more) leaves no card where calibration found it, and the reader, which can then measure
+# nothing of the move, takes what covers the cards for a hand (docs/vision.md, "The camera
+# moved"); a real hand is gone from the next photos.
+HAND_LOOKS = 3
+# What the reader's reason for a photo refused for a hand starts with
+HAND_OVER = "hand or object over the cards"
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -194,6 +202,7 @@ class Referee:
         self.out_of_sync = False  # the table differs from the game (refusal, storm, undo)
         self.saved = False
         self._layout_seen: dict[int, int] = {}  # cards of the layout read for sure so far
+        self._hand_looks = 0  # photos in a row with a hand over the cards
         self._layout_said: dict[int, int] = {}  # cards of the layout the players named
         self._layout_looks = 0  # layout photos in a row that left cards unread
         self._setup_looks = 0  # setup photos in a row without the next pawn on a corner
@@ -281,6 +290,7 @@ class Referee:
     # -- judging the table ----------------------------------------------------------------
     def judge(self, reading: dict[str, Any]) -> Outcome:
         """Judge one reading (the JSON form of the reading contract)."""
+        hands, self._hand_looks = self._hand_looks, 0
         if reading.get("status") != "ok":
             reason = str(reading.get("reason") or "the table cannot be read")
             # (imported here: the vision package brings OpenCV, which judging a table the
@@ -290,11 +300,13 @@ class Referee:
             if reason.startswith(CAMERA_MOVED):
                 # (no hand to wait out: nothing will read until the players act)
                 return Outcome("unreadable", self._w("camera_moved"), camera=True)
+            if reason.startswith(HAND_OVER):
+                return self._hand_over(hands, reason)
             return Outcome("unreadable", reason)
         if reading.get("hand") is not None:
             # Someone is acting: the cards left visible are read, but the table is judged
             # once the hand is gone.
-            return Outcome("unreadable", "hand or object over the cards")
+            return self._hand_over(hands, HAND_OVER)
         if self.game is None:
             return self._read_layout(reading)
         state = self.state
@@ -524,6 +536,14 @@ class Referee:
         """The table was used for something else (a calibration): check it before judging."""
         self._forget_looks()
         self.out_of_sync = True
+
+    def _hand_over(self, hands: int, reason: str) -> Outcome:
+        """A photo with a hand over the cards, the ``hands`` + 1st in a row: wait for it to
+        go, or from the ``HAND_LOOKS``th say that if no hand is there the camera moved."""
+        self._hand_looks = hands + 1
+        if self._hand_looks >= HAND_LOOKS:
+            return Outcome("unreadable", self._w("hand_stays"), camera=True)
+        return Outcome("unreadable", reason)
 
     def _forget_looks(self) -> None:
         """A verdict was given: the next change starts with fresh doubts."""

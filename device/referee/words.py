@@ -89,6 +89,9 @@ WORDS: dict[str, dict[str, str]] = {
         "cal_put_back": "calibrated: put the game's cards and pawns back as they were",
         "cal_cancelled": "calibration cancelled: the old profile stays",
         "camera_moved": "the camera moved: put it back as it was, or hold OK: Calibrate the camera",
+        "hand_stays": (
+            "No hand on the cards? Then the camera moved: put it back or hold OK: Calibrate"
+        ),
     },
     "it": {
         "on_table": "Sul tavolo",
@@ -176,6 +179,9 @@ WORDS: dict[str, dict[str, str]] = {
         "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
         "camera_moved": (
             "la fotocamera si è spostata: rimettetela com'era, o tenete OK: Calibra la fotocamera"
+        ),
+        "hand_stays": (
+            "Nessuna mano sulle carte? Fotocamera spostata: rimettetela o tenete OK: Calibra"
         ),
     },
 }

@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 from zefiria.device.cli import main
 from zefiria.device.controls.events import Event
-from zefiria.device.display.screens import MenuView, MessageView
+from zefiria.device.display.screens import BODY, MenuView, MessageView
+from zefiria.device.display.text import font, wrap
 from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
-from zefiria.device.referee.loop import Referee, Setup, open_referee
+from zefiria.device.referee.loop import HAND_LOOKS, Referee, Setup, open_referee
+from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
@@ -296,6 +298,41 @@ def test_a_reading_with_a_hand_waits_for_the_hand_to_go(tmp_path: Path) -> None:
     outcome = sim.referee.judge(reading)
     assert outcome.kind == "unreadable" and "hand" in outcome.message
     assert sim.referee.state == before
+
+
+def test_a_hand_that_stays_photo_after_photo_may_be_a_camera_moved(tmp_path: Path) -> None:
+    """A camera knocked far on its mast shows no card where calibration found it, and the
+    reader takes what covers them for a hand: after HAND_LOOKS photos in a row with a hand,
+    the screen says that if there is none, the camera moved. The game does not change."""
+    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    before = sim.referee.state
+    truth = sim.session.reader
+    refused = {"status": "unreadable", "reason": "hand or object over the cards (21 cards hidden)"}
+    with_hand = {**truth(None), "hand": [[r, c] for r in range(5) for c in range(5)]}
+    buzzes: list[str] = []
+    sim.session.feedback.mismatch = lambda: buzzes.append("mismatch")  # type: ignore[method-assign]
+    photos = [refused, with_hand, refused, with_hand]
+    sim.session.reader = lambda _image: photos.pop(0)
+    outcomes = [sim.session.read_now() for _ in range(4)]
+    assert [o.camera for o in outcomes] == [i + 1 >= HAND_LOOKS for i in range(4)]
+    assert outcomes[0].message.startswith("hand or object over the cards")
+    assert isinstance(screens[-1], MessageView)
+    assert screens[-1].text.startswith("No hand on the cards? Then the camera moved")
+    assert buzzes == ["mismatch"] and sim.referee.state == before
+    # a photo without a hand starts the count again
+    sim.session.reader = truth
+    assert sim.session.read_now().kind != "unreadable"
+    sim.session.reader = lambda _image: refused
+    assert not sim.session.read_now().camera
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_camera_messages_fit_the_oled(lang: str) -> None:
+    f = font(BODY)
+    for key in ("camera_moved", "hand_stays"):
+        assert len(wrap(word(lang, key), f, 126)) <= 4, key
 
 
 def test_a_camera_moved_since_calibration_is_shown_until_a_photo_reads(tmp_path: Path) -> None:
