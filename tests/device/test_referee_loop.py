@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from zefiria.device.cli import main
 from zefiria.device.controls.events import Event
-from zefiria.device.display.screens import BODY, MenuView, MessageView
+from zefiria.device.display.screens import BODY, MenuView, MessageView, Screen
 from zefiria.device.display.text import font, wrap
 from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
 from zefiria.device.referee.loop import HAND_LOOKS, Referee, Setup, open_referee
+from zefiria.device.referee.simulation import Simulation
 from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
@@ -300,19 +301,25 @@ def test_a_reading_with_a_hand_waits_for_the_hand_to_go(tmp_path: Path) -> None:
     assert sim.referee.state == before
 
 
+def _in_a_turn_counting_buzzes(tmp_path: Path) -> tuple[Simulation, list[Screen], list[str]]:
+    """A simulated game played to a turn, its screens, and the mismatch buzzes from now."""
+    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
+    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
+        sim.turn_step()
+    buzzes: list[str] = []
+    sim.session.feedback.mismatch = lambda: buzzes.append("mismatch")  # type: ignore[method-assign]
+    return sim, screens, buzzes
+
+
 def test_a_hand_that_stays_photo_after_photo_may_be_a_camera_moved(tmp_path: Path) -> None:
     """A camera knocked far on its mast shows no card where calibration found it, and the
     reader takes what covers them for a hand: after HAND_LOOKS photos in a row with a hand,
     the screen says that if there is none, the camera moved. The game does not change."""
-    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
-    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
-        sim.turn_step()
+    sim, screens, buzzes = _in_a_turn_counting_buzzes(tmp_path)
     before = sim.referee.state
     truth = sim.session.reader
     refused = {"status": "unreadable", "reason": "hand or object over the cards (21 cards hidden)"}
     with_hand = {**truth(None), "hand": [[r, c] for r in range(5) for c in range(5)]}
-    buzzes: list[str] = []
-    sim.session.feedback.mismatch = lambda: buzzes.append("mismatch")  # type: ignore[method-assign]
     photos = [refused, with_hand, refused, with_hand]
     sim.session.reader = lambda _image: photos.pop(0)
     outcomes = [sim.session.read_now() for _ in range(4)]
@@ -338,14 +345,10 @@ def test_the_camera_messages_fit_the_oled(lang: str) -> None:
 def test_a_camera_moved_since_calibration_is_shown_until_a_photo_reads(tmp_path: Path) -> None:
     """No hand will leave: the players are told to put the camera back or calibrate again,
     with one buzz however many photos it refuses, and the game does not change."""
-    sim, screens, _ = simulated(tmp_path, GAMES[0], seed=4, cheat_rate=0.0)
-    while not (sim.referee.started and sim.referee.state.phase is Phase.TURN):
-        sim.turn_step()
+    sim, screens, buzzes = _in_a_turn_counting_buzzes(tmp_path)
     before = sim.referee.state
     truth = sim.session.reader
     moved = {"status": "unreadable", "reason": "camera moved: the cards lie 0.20 of a card"}
-    buzzes: list[str] = []
-    sim.session.feedback.mismatch = lambda: buzzes.append("mismatch")  # type: ignore[method-assign]
     sim.session.reader = lambda _image: moved
     for _ in range(3):
         outcome = sim.session.read_now()
