@@ -97,6 +97,8 @@ def _big_from_border(mask: NDArray[np.bool_], cell_area: float) -> list[NDArray[
     return [labels == k for k in big]
 
 
+# What a reason refusing a photo for a hand starts with (the referee counts such photos)
+HAND_OVER = "hand or object over the cards"
 BIG = 0.4  # cells: what reaches in from the border at least this big is no pawn
 
 

@@ -42,7 +42,14 @@ from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
 from .gems import find_gems
 from .grid_locator import to_lab
-from .hand import cards_region, hand_outside, hand_reach, relit_by_hand, table_grain
+from .hand import (
+    HAND_OVER,
+    cards_region,
+    hand_outside,
+    hand_reach,
+    relit_by_hand,
+    table_grain,
+)
 from .hand_pawns import pawns_in_reach
 from .light_field import FLAT, card_ratios, fit_field
 from .pawn_doubts import unexplained_cells
@@ -279,8 +286,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     lap("identify")
     if arm is None and int(covered.sum()) >= HAND_CELLS:
         return refuse(
-            camera_moved(lab, ref, g)
-            or f"hand or object over the cards ({int(covered.sum())} cards hidden)"
+            camera_moved(lab, ref, g) or f"{HAND_OVER} ({int(covered.sum())} cards hidden)"
         )
 
     expected = ref.copy()
@@ -310,7 +316,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
         )
         if len(under_hand) == len(ALL_CELLS):
-            return refuse(camera_moved(lab, ref, g) or "hand or object over the cards")
+            return refuse(camera_moved(lab, ref, g) or HAND_OVER)
         # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
         # does not have (see hand_pawns)
         # (not on a hidden card: it was not pasted, so what differs there is its own colour;
