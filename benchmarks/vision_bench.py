@@ -73,6 +73,8 @@ BUMPS = {
     "turned 2 deg": (2.0, 0.0, 1.0),
     "pushed 2%": (0.0, 0.02, 1.0),
     "zoomed 4%": (0.0, 0.0, 1.04),
+    # about a card's pitch: every cell shows its neighbour's card where its own lay
+    "pushed 8%": (0.0, 0.08, 1.0),
 }
 
 

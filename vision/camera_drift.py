@@ -16,6 +16,13 @@ photo, but the gaps between them and the table around them do not: at each corne
 pattern is the grid's edge against the table, unlike anywhere a card's pitch away, so
 each window's peak is the grid's own shift there. A turned camera moves the four corners
 different ways, a zoom moves them apart: each is measured on its own.
+
+A camera pushed about a card's pitch or more defeats the corner windows: the grid's own
+pattern lies again where it was, and phase correlation measures a fraction of the move or
+nothing. Every cell then shows its neighbour's card, and the reading could name those
+islands with certainty. What a pitch away cannot fake is the table around the grid: its
+edges, matched whole at every shift up to ``REACH`` cells (OpenCV's ``matchTemplate``),
+fit best where the grid went (:func:`table_shift`).
 """
 
 from __future__ import annotations
@@ -45,6 +52,17 @@ RELIABLE = 0.25
 # photos taken again with the camera turned 1-2 degrees, pushed 1-2% or zoomed 3%, 209 of
 # the 246 whose readings failed measure 0.06 or more (docs/vision.md, "The camera moved").
 MOVED = 0.06
+# The table around the grid (see table_shift) fit best this many cells off...
+FAR = 0.4
+# ...and this much better (its edges' rms difference) than in place is a camera moved far.
+# Photos of an unmoved camera fit best at most 0.19 cells off (530 photos, 154 with a hand:
+# DEV seeds 3 and 21, fresh decks 3000-3999 seed 11, 5000-5999 seed 13, 6000-6999 seed 17).
+# Of the same sessions' photos taken again with the camera pushed 8-9% of the image (about a
+# pitch), every reading failed or doubted; 364 of 366 are named moved so (before: 154), and
+# all 62 of them that had read "ok" with islands wrong and certain.
+CLEAR = 0.85
+REACH = 1.6  # cells: the farthest shift tried
+RIM = 0.08  # cells: the outer cards' edges beside the table, left out (cards shift a little)
 # What a reason refusing a photo for it starts with (the referee tells the players so)
 CAMERA_MOVED = "camera moved"
 
@@ -95,13 +113,70 @@ def grid_drift(lab: F32, ref: F32, geometry: BoardGeometry) -> Drift:
     return Drift(np.array(shifts, np.float64), np.array(responses, np.float64))
 
 
+def _edges(grey: F32) -> F32:
+    """How strongly brightness changes at each pixel (Sobel gradient magnitude)."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    return np.asarray(cv2.magnitude(gx, gy), np.float32)
+
+
+@cache
+def _table_mask(shape: tuple[int, int], pitch: float, margin: float) -> F32:
+    """1 on the table around the grid (a half-resolution board), 0 on the grid."""
+    first = round((margin - RIM) * pitch)
+    last = round((margin + SIZE + RIM) * pitch)
+    mask = np.ones(shape, np.float32)
+    mask[first:last, first:last] = 0.0
+    return mask
+
+
+def table_shift(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
+    """How far (a share of a cell) the table around the grid moved from ``ref`` to ``lab``,
+    if it plainly moved far (``FAR`` or more, fitting ``CLEAR`` times better there than in
+    place); None otherwise.
+
+    The edges of ``ref``'s table (half resolution, where the grid is not) are compared with
+    ``lab``'s at every shift up to ``REACH`` cells, over the part of the board both show:
+    the sum of squared differences is three correlations (the cross term and the two
+    squares), divided by a fourth that counts the overlap; each one ``matchTemplate`` call.
+    Edges, not brightness, so that the room's light, which
+    stays in the picture as the camera moves, does not pull the fit back in place."""
+    now = _edges(np.ascontiguousarray(lab[::2, ::2, 0], np.float32))
+    was = _edges(np.ascontiguousarray(ref[::2, ::2, 0], np.float32))
+    pitch = geometry.pitch / 2.0
+    mask = _table_mask(was.shape, pitch, geometry.margin)
+    reach = round(REACH * pitch)
+    padded = cv2.copyMakeBorder(now, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
+    shown = cv2.copyMakeBorder(
+        np.ones_like(now), reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0
+    )
+    ccorr = cv2.TM_CCORR
+    count = cv2.matchTemplate(shown, mask, ccorr)
+    squares = cv2.matchTemplate(shown, mask * was * was, ccorr) + cv2.matchTemplate(
+        padded * padded, mask, ccorr
+    )
+    cross = cv2.matchTemplate(padded, mask * was, ccorr)
+    # (the table shown is a thin ring: a shift of a card or more takes one or two of its
+    # sides out of the picture; shifts that leave less than a quarter of it are not tried)
+    tried = count > 0.25 * float(mask.sum())
+    rms = np.full(count.shape, np.inf, np.float32)
+    rms[tried] = np.sqrt(np.maximum(squares[tried] - 2.0 * cross[tried], 0.0) / count[tried])
+    y, x = np.unravel_index(int(np.argmin(rms)), rms.shape)
+    off = float(np.hypot(x - reach, y - reach)) / pitch
+    if off < FAR or not rms[y, x] <= CLEAR * rms[reach, reach]:
+        return None
+    return off
+
+
 def moved_by(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
     """How far (a share of a cell) the grid moved from ``ref`` to ``lab``, if it moved
-    (``MOVED`` or more); None if it did not, or if that cannot be told."""
+    (``MOVED`` or more at the corners, or far by the table around the grid); None if it did
+    not, or if that cannot be told."""
     size = grid_drift(lab, ref, geometry).size()
-    if size is None or size < MOVED * geometry.pitch:
-        return None
-    return size / geometry.pitch
+    if size is not None and size >= MOVED * geometry.pitch:
+        return size / geometry.pitch
+    # (measured a fraction of a far move or nothing: see table_shift)
+    return table_shift(lab, ref, geometry)
 
 
 def camera_moved(lab: F32, ref: F32, geometry: BoardGeometry) -> str | None:

@@ -9,9 +9,10 @@ from functools import cache
 import cv2
 import numpy as np
 import pytest
-from zefiria.vision import reader
+from zefiria.engine.grid import ALL_CELLS
+from zefiria.vision import camera_drift, reader
 from zefiria.vision.calibrate import calibrate
-from zefiria.vision.camera_drift import MOVED, RELIABLE, Drift, grid_drift
+from zefiria.vision.camera_drift import MOVED, RELIABLE, Drift, grid_drift, table_shift
 from zefiria.vision.grid_locator import to_lab
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import calibration_lab, read_table
@@ -115,3 +116,47 @@ def test_a_camera_moved_between_the_calibration_photos_is_named(
     monkeypatch.setattr(calibration, "moved_by", lambda *_: None)
     with pytest.raises(CalibrationError, match="Borea on island 1 does not stand out"):
         calibrate(solved.image, pawns.image)
+
+
+def test_the_table_around_the_grid_tells_a_move_of_a_whole_card() -> None:
+    _, profile = _session()
+    ref = calibration_lab(profile)
+    h, w = ref.shape[:2]
+    pitch = profile.geometry.pitch
+
+    def shifted(dx: float, dy: float) -> np.ndarray:
+        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        return cv2.warpAffine(ref, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+    assert table_shift(ref, ref, profile.geometry) is None
+    # (a small move is the corners' to measure: the table's fit is not sure that near)
+    assert table_shift(shifted(0.1 * pitch, 0), ref, profile.geometry) is None
+    assert table_shift(shifted(pitch, 0), ref, profile.geometry) == pytest.approx(1.0, abs=0.05)
+    off = table_shift(shifted(-0.6 * pitch, 0.8 * pitch), ref, profile.geometry)
+    assert off == pytest.approx(1.0, abs=0.05)
+
+
+def test_a_camera_pushed_a_card_over_is_named_not_read_one_card_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # DEV seed 3 #8, the camera pushed 8% of the image: about a card's pitch, so that every
+    # cell shows its neighbour's card where its own lay
+    *_, sample = make_dataset(9, 3, DEV_DESIGNS, per_setup=4, hand_chance=0.3)
+    solved, pawns = sample.setup.calibration()
+    profile = calibrate(solved.image, pawns.image)
+    photo = _bumped(sample.setup, push=0.08).photo(sample.scene, sample.seed)
+    reading = read_table(photo.image, profile)
+    assert reading.status is Status.UNREADABLE
+    assert reading.reason is not None and reading.reason.startswith("camera moved")
+    # (without the table's fit: "ok", a hand taken over most cards, and the cards beside it
+    # read as their neighbours' islands, certain)
+    monkeypatch.setattr(camera_drift, "table_shift", lambda *_: None)
+    before = read_table(photo.image, profile)
+    assert before.ok
+    doubts = set(before.uncertain)
+    wrong = [
+        (r, c)
+        for r, c in ALL_CELLS
+        if (r, c) not in doubts and before.grid[r][c] != sample.scene.island_at((r, c))
+    ]
+    assert wrong
