@@ -121,13 +121,21 @@ def _edges(grey: F32) -> F32:
 
 
 @cache
-def _table_mask(shape: tuple[int, int], pitch: float, margin: float) -> F32:
-    """1 on the table around the grid (a half-resolution board), 0 on the grid."""
+def _table_overlap(
+    shape: tuple[int, int], pitch: float, margin: float, reach: int
+) -> tuple[F32, F32, F32]:
+    """For a half-resolution board of ``shape``: the table around the grid (1 there, 0 on
+    the grid), how much of it each shift up to ``reach`` px leaves in the picture, and the
+    picture padded by ``reach`` (1 in it, 0 around). The same for every photo."""
     first = round((margin - RIM) * pitch)
     last = round((margin + SIZE + RIM) * pitch)
     mask = np.ones(shape, np.float32)
     mask[first:last, first:last] = 0.0
-    return mask
+    shown = cv2.copyMakeBorder(
+        np.ones(shape, np.float32), reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0
+    )
+    count = np.asarray(cv2.matchTemplate(shown, mask, cv2.TM_CCORR), np.float32)
+    return mask, count, np.asarray(shown, np.float32)
 
 
 def table_shift(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
@@ -138,20 +146,16 @@ def table_shift(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
     The edges of ``ref``'s table (half resolution, where the grid is not) are compared with
     ``lab``'s at every shift up to ``REACH`` cells, over the part of the board both show:
     the sum of squared differences is three correlations (the cross term and the two
-    squares), divided by a fourth that counts the overlap; each one ``matchTemplate`` call.
-    Edges, not brightness, so that the room's light, which
-    stays in the picture as the camera moves, does not pull the fit back in place."""
+    squares), divided by a fourth that counts the overlap (the same for every photo); each
+    one ``matchTemplate`` call. Edges, not brightness, so that the room's light, which stays
+    in the picture as the camera moves, does not pull the fit back in place."""
     now = _edges(np.ascontiguousarray(lab[::2, ::2, 0], np.float32))
     was = _edges(np.ascontiguousarray(ref[::2, ::2, 0], np.float32))
     pitch = geometry.pitch / 2.0
-    mask = _table_mask(was.shape, pitch, geometry.margin)
     reach = round(REACH * pitch)
+    mask, count, shown = _table_overlap(was.shape, pitch, geometry.margin, reach)
     padded = cv2.copyMakeBorder(now, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
-    shown = cv2.copyMakeBorder(
-        np.ones_like(now), reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0
-    )
     ccorr = cv2.TM_CCORR
-    count = cv2.matchTemplate(shown, mask, ccorr)
     squares = cv2.matchTemplate(shown, mask * was * was, ccorr) + cv2.matchTemplate(
         padded * padded, mask, ccorr
     )
