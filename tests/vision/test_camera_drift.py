@@ -129,6 +129,8 @@ def test_the_table_around_the_grid_tells_a_move_of_a_whole_card() -> None:
         return cv2.warpAffine(ref, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
     assert table_shift(ref, ref, profile.geometry) is None
+    flat = np.full_like(ref, 50.0)
+    assert table_shift(flat, flat, profile.geometry) is None
     # (a small move is the corners' to measure: the table's fit is not sure that near)
     assert table_shift(shifted(0.1 * pitch, 0), ref, profile.geometry) is None
     assert table_shift(shifted(pitch, 0), ref, profile.geometry) == pytest.approx(1.0, abs=0.05)
