@@ -8,14 +8,14 @@ that every card fits its island badly, and what the reading made of it was misle
 card in doubt and a pawn or a gem found on cards it could not tell. The players must put
 the camera back or calibrate again, and only a reason that says so tells them.
 
-Measured only when a reading is about to fail or leaves many cells in doubt (see
-:mod:`.reader`), and at calibration between its two photos: the calibration's board and
-this photo's, around each of the grid's four outer corners, by phase
-correlation (OpenCV's ``phaseCorrelate``). The cards in the grid change from photo to
-photo, but the gaps between them and the table around them do not: at each corner the
-pattern is the grid's edge against the table, unlike anywhere a card's pitch away, so
-each window's peak is the grid's own shift there. A turned camera moves the four corners
-different ways, a zoom moves them apart: each is measured on its own.
+Measured only when a reading is about to fail, leaves many cells in doubt, hides a card
+or sees an arm beside the grid (see :mod:`.reader`), and at calibration between its two
+photos: the calibration's board and this photo's, around each of the grid's four outer
+corners, by phase correlation (OpenCV's ``phaseCorrelate``). The cards in the grid change
+from photo to photo, but the gaps between them and the table around them do not: at each
+corner the pattern is the grid's edge against the table, unlike anywhere a card's pitch
+away, so each window's peak is the grid's own shift there. A turned camera moves the four
+corners different ways, a zoom moves them apart: each is measured on its own.
 
 A camera pushed about a card's pitch or more defeats the corner windows: the grid's own
 pattern lies again where it was, and phase correlation measures a fraction of the move or
