@@ -29,7 +29,7 @@ from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
 from .board import BoardWarp
-from .camera_drift import camera_moved
+from .camera_drift import camera_moved, camera_moved_far
 from .card_identity import (
     crop_cards,
     match_lighting,
@@ -438,16 +438,20 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
-    # (every card off its calibrated place: not a reading with many doubts, but a camera to
-    # put back; the pawns and gems it found were the cards' edges. Pushed about a card's
-    # pitch, the camera shows each cell its neighbour's card, sure, the cards of the edge
-    # column in the table beside the grid, taken for an arm, and the table where the last
-    # column lay, cards hidden: DEV seed 21 #80 pushed 8% read 20 islands wrong, certain,
-    # with only 8 cells in doubt.)
-    if len(uncertain) >= DOUBTFUL or arm is not None or bool(covered.any()):
+    why_moved = None
+    if len(uncertain) >= DOUBTFUL:
+        # (every card off its calibrated place: not a reading with many doubts, but a
+        # camera to put back; the pawns and gems it found were the cards' edges)
         why_moved = camera_moved(lab, ref, g)
-        if why_moved is not None:
-            return refuse(why_moved)
+    elif arm is not None or bool(covered.any()):
+        # Pushed about a card's pitch, the camera shows each cell its neighbour's card,
+        # sure, the edge column's cards in the table beside the grid, taken for an arm, and
+        # the table where the last column lay, cards hidden: DEV seed 21 #80 pushed 8% read
+        # 20 islands wrong, certain, with only 8 cells in doubt. Only such a far move is
+        # looked for then (see camera_moved_far).
+        why_moved = camera_moved_far(lab, ref, g)
+    if why_moved is not None:
+        return refuse(why_moved)
     ms = (time.perf_counter() - start) * 1000.0
     return Reading(
         status=Status.OK,
