@@ -447,7 +447,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         # Pushed about a card's pitch, the camera shows each cell its neighbour's card,
         # sure, the edge column's cards in the table beside the grid, taken for an arm, and
         # the table where the last column lay, cards hidden: DEV seed 21 #80 pushed 8% read
-        # 20 islands wrong, certain, with only 8 cells in doubt. Only such a far move is
+        # 17 islands wrong and sure, with only 8 cells in doubt. Only such a far move is
         # looked for then (see camera_moved_far).
         why_moved = camera_moved_far(lab, ref, g)
     if why_moved is not None:
