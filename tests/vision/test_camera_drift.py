@@ -4,7 +4,9 @@ with every card in doubt (vision/camera_drift.py)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,6 +22,8 @@ from zefiria.vision.reading import Status
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, Setup, make_dataset
 
 pytestmark = pytest.mark.slow
+
+U8 = np.ndarray[Any, np.dtype[np.uint8]]
 
 
 @cache
@@ -138,22 +142,29 @@ def test_the_table_around_the_grid_tells_a_move_of_a_whole_card() -> None:
     assert off == pytest.approx(1.0, abs=0.05)
 
 
+def _pushed(
+    n: int, seed: int, designs: Sequence[int], per_setup: int
+) -> tuple[Sample, Profile, U8]:
+    """Sample ``n - 1`` of ``make_dataset(n, seed, designs, per_setup, hand_chance=0.3)``, its
+    session's calibration, and its photo with the camera pushed 8% of the image: about a
+    card's pitch, so that every cell shows its neighbour's card where its own lay."""
+    *_, sample = make_dataset(n, seed, designs, per_setup=per_setup, hand_chance=0.3)
+    solved, pawns = sample.setup.calibration()
+    profile = calibrate(solved.image, pawns.image)
+    return sample, profile, _bumped(sample.setup, push=0.08).photo(sample.scene, sample.seed).image
+
+
 def test_a_camera_pushed_a_card_over_is_named_not_read_one_card_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # DEV seed 3 #8, the camera pushed 8% of the image: about a card's pitch, so that every
-    # cell shows its neighbour's card where its own lay
-    *_, sample = make_dataset(9, 3, DEV_DESIGNS, per_setup=4, hand_chance=0.3)
-    solved, pawns = sample.setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
-    photo = _bumped(sample.setup, push=0.08).photo(sample.scene, sample.seed)
-    reading = read_table(photo.image, profile)
+    sample, profile, photo = _pushed(9, 3, DEV_DESIGNS, 4)  # DEV seed 3 #8
+    reading = read_table(photo, profile)
     assert reading.status is Status.UNREADABLE
     assert reading.reason is not None and reading.reason.startswith("camera moved")
     # (without the table's fit: "ok", a hand taken over most cards, and the cards beside it
     # read as their neighbours' islands, certain)
     monkeypatch.setattr(camera_drift, "table_shift", lambda *_: None)
-    before = read_table(photo.image, profile)
+    before = read_table(photo, profile)
     assert before.ok
     doubts = set(before.uncertain)
     wrong = [
@@ -165,14 +176,10 @@ def test_a_camera_pushed_a_card_over_is_named_not_read_one_card_off(
 
 
 def test_a_camera_pushed_a_card_over_with_few_doubts_is_named() -> None:
-    # fresh deck 8017 (8000-8999 seed 19 #102) pushed 8%: each cell shows its neighbour's
-    # card, the edge column's cards lie in the table beside the grid (an "arm") and the
-    # last column shows table (cards hidden); only 5 cells were in doubt, too few to check
-    # the camera then, and 20 islands were read wrong, sure.
-    *_, sample = make_dataset(103, 19, range(8000, 9000), per_setup=6, hand_chance=0.3)
-    solved, pawns = sample.setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
-    photo = _bumped(sample.setup, push=0.08).photo(sample.scene, sample.seed)
-    reading = read_table(photo.image, profile)
+    # fresh deck 8017 (8000-8999 seed 19 #102): the last column shows table (cards hidden),
+    # but only 5 cells were in doubt, too few to check the camera then, and 20 islands were
+    # read wrong, sure
+    _, profile, photo = _pushed(103, 19, range(8000, 9000), 6)
+    reading = read_table(photo, profile)
     assert reading.status is Status.UNREADABLE
     assert reading.reason is not None and reading.reason.startswith("camera moved")
