@@ -79,6 +79,10 @@ LAYOUT_LOOKS = 4
 # nothing of the move, takes what covers the cards for a hand (docs/vision.md, "The camera
 # moved"); a real hand is gone from the next photos.
 HAND_LOOKS = 3
+# The reader's reason for a hand over the cards (vision.hand.HAND_OVER), written again: its
+# module brings OpenCV, which judging a table the camera did read, or `zefiria check`, does
+# without (a test holds the two equal).
+HAND_OVER = "hand or object over the cards"
 
 OutcomeKind = Literal[
     "accepted",  # the change is legal: actions applied and journaled
@@ -294,7 +298,6 @@ class Referee:
             # (imported here: the vision package brings OpenCV, which judging a table the
             # camera did read, or `zefiria check`, does without)
             from zefiria.vision.camera_drift import CAMERA_MOVED
-            from zefiria.vision.hand import HAND_OVER
 
             if reason.startswith(CAMERA_MOVED):
                 # (no hand to wait out: nothing will read until the players act)
@@ -305,7 +308,7 @@ class Referee:
         if reading.get("hand") is not None:
             # Someone is acting: the cards left visible are read, but the table is judged
             # once the hand is gone.
-            return self._hand_over(hands, "hand or object over the cards")
+            return self._hand_over(hands, HAND_OVER)
         if self.game is None:
             return self._read_layout(reading)
         state = self.state

@@ -12,7 +12,7 @@ from zefiria.device.display.text import font, wrap
 from zefiria.device.referee.confirm import deduce, merge
 from zefiria.device.referee.history import History
 from zefiria.device.referee.journal import Journal, JournalError
-from zefiria.device.referee.loop import HAND_LOOKS, Referee, Setup, open_referee
+from zefiria.device.referee.loop import HAND_LOOKS, HAND_OVER, Referee, Setup, open_referee
 from zefiria.device.referee.simulation import Simulation
 from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
@@ -361,3 +361,9 @@ def test_a_camera_moved_since_calibration_is_shown_until_a_photo_reads(tmp_path:
     sim.session.reader = lambda _image: moved
     sim.session.read_now()
     assert buzzes == ["mismatch", "mismatch"]  # moved again after a photo read: told again
+
+
+def test_the_referee_knows_the_readers_hand_reason() -> None:
+    from zefiria.vision import hand
+
+    assert HAND_OVER == hand.HAND_OVER
