@@ -199,11 +199,11 @@ def camera_moved_far(lab: F32, ref: F32, geometry: BoardGeometry) -> str | None:
     refused as moved when the corners were asked about every photo with a hand).
 
     The table's fit is not asked to be clearer there, though a hand is mostly what makes
-    such a reading: over a striped table, fresh 6009 #54 (6000-6999 seed 43, 342 photos
-    with a hand) fit a stripe off, 0.60 of a cell, at 0.64 of the rms in place, and is
-    refused as moved. Of the tuning sets' pushed photos read "ok" with few doubts and
-    islands wrong and sure, 13 of 14 fit at 0.55 or better but DEV seed 21 #80 at 0.77:
-    a fit clear to 0.6 would have kept that misread to spare that hand photo."""
+    such a reading: over a striped table, fresh 6009 #54 (6000-6999 seed 43; one of 342 hand
+    scenes on four tuning sets) fit a stripe off, 0.60 of a cell, at 0.64 of the rms in
+    place, and is refused as moved. Of the tuning sets' pushed photos read "ok" with few
+    doubts and islands wrong and sure, 13 of 14 fit at 0.55 or better but DEV seed 21 #80 at
+    0.77: a fit clear to 0.6 would have kept that misread to spare that hand photo."""
     return _refusal(table_shift(lab, ref, geometry))
 
 
