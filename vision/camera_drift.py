@@ -139,6 +139,30 @@ def _table_overlap(
     return mask, count, np.asarray(shown, np.float32)
 
 
+# The last calibration board's table terms (see _reference): the reader asks about one
+# profile's board photo after photo. The board itself is kept, so that it is matched by
+# identity and its id cannot be another's.
+_LAST: list[tuple[F32, tuple[int, int, float, float, int], tuple[F32, F32, F32, F32]]] = []
+
+
+def _reference(
+    ref: F32, shape: tuple[int, int], pitch: float, margin: float, reach: int
+) -> tuple[F32, F32, F32, F32]:
+    """For the calibration board ``ref``: the table mask, the overlap counts, the table's
+    edges where the mask is, and their squares summed at each shift. The same for every
+    photo read against ``ref``."""
+    key = (shape[0], shape[1], pitch, margin, reach)
+    if _LAST and _LAST[0][0] is ref and _LAST[0][1] == key:
+        return _LAST[0][2]
+    was = _edges(np.ascontiguousarray(ref[::2, ::2, 0], np.float32))
+    mask, count, shown = _table_overlap(shape, pitch, margin, reach)
+    table = mask * was
+    squares = np.asarray(cv2.matchTemplate(shown, table * was, cv2.TM_CCORR), np.float32)
+    terms = (mask, count, table, squares)
+    _LAST[:] = [(ref, key, terms)]
+    return terms
+
+
 def table_shift(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
     """How far (a share of a cell) the table around the grid moved from ``ref`` to ``lab``,
     if it plainly moved far (``FAR`` or more, fitting ``CLEAR`` times better there than in
@@ -147,20 +171,18 @@ def table_shift(lab: F32, ref: F32, geometry: BoardGeometry) -> float | None:
     The edges of ``ref``'s table (half resolution, where the grid is not) are compared with
     ``lab``'s at every shift up to ``REACH`` cells, over the part of the board both show:
     the sum of squared differences is three correlations (the cross term and the two
-    squares), divided by a fourth that counts the overlap (the same for every photo); each
-    one ``matchTemplate`` call. Edges, not brightness, so that the room's light, which stays
-    in the picture as the camera moves, does not pull the fit back in place."""
+    squares), divided by a fourth that counts the overlap; each one ``matchTemplate`` call,
+    the overlap's and the table's own square the same for every photo. Edges, not
+    brightness, so that the room's light, which stays in the picture as the camera moves,
+    does not pull the fit back in place."""
     now = _edges(np.ascontiguousarray(lab[::2, ::2, 0], np.float32))
-    was = _edges(np.ascontiguousarray(ref[::2, ::2, 0], np.float32))
     pitch = geometry.pitch / 2.0
     reach = round(REACH * pitch)
-    mask, count, shown = _table_overlap(was.shape, pitch, geometry.margin, reach)
+    mask, count, table, table_squares = _reference(ref, now.shape, pitch, geometry.margin, reach)
     padded = cv2.copyMakeBorder(now, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
     ccorr = cv2.TM_CCORR
-    squares = cv2.matchTemplate(shown, mask * was * was, ccorr) + cv2.matchTemplate(
-        padded * padded, mask, ccorr
-    )
-    cross = cv2.matchTemplate(padded, mask * was, ccorr)
+    squares = table_squares + cv2.matchTemplate(padded * padded, mask, ccorr)
+    cross = cv2.matchTemplate(padded, table, ccorr)
     # (the table shown is a thin ring: a shift of a card or more takes one or two of its
     # sides out of the picture; shifts that leave less than a quarter of it are not tried)
     tried = count > 0.25 * float(mask.sum())
