@@ -17,6 +17,7 @@ Stages (each timed into ``Reading.stages``):
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from .card_identity import (
 )
 from .card_print import PrintCutter, print_maps
 from .exposure import match_exposure, table_pixels, table_ring
+from .focus import out_of_focus, sharpness
 from .gems import find_gems
 from .grid_locator import to_lab
 from .hand import (
@@ -121,6 +123,7 @@ class _Cache:
         self.ring: NDArray[np.bool_] | None = None  # the bare table around the grid
         # its pixels that measure the light, and the calibration board there
         self.table: tuple[NDArray[np.intp], F32] | None = None
+        self.sharpness = 0.0  # of the calibration's card prints (see focus.py)
 
 
 _cache = _Cache()
@@ -171,6 +174,7 @@ def _refresh(profile: Profile) -> None:
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
+    _cache.sharpness = sharpness(profile.card_prints)
     quads = profile.quads()
     _cache.maps = print_maps(quads, profile.geometry, _cache.prints.card)
     _cache.cut = PrintCutter(
@@ -261,7 +265,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # Every cell's card cut out of the photo along its calibrated corners, aligned on the
     # deck's outline and compared with the 25 learned prints; its colours taken where it
     # lies now.
-    ev, shift = deck.evidence(_cache.cut(image))
+    prints = _cache.cut(image)
+    ev, shift = deck.evidence(prints)
     # (the colours are taken at the outline's best alignment, before the islands are chosen)
     moved = shift.astype(np.float64) * _cache.board_per_print
     centres = profile.card_centres + moved
@@ -284,9 +289,18 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     covered = (own > MAX_OWN) & (own_print > COVER_PRINT)
     margins = assignment.alternatives(cost, choice)
     lap("identify")
+
+    # A photo out of focus is said so before anything its blur may pass for (a hand, a
+    # moved camera, cards that look otherwise, most cells in doubt); asked only then.
+    @functools.cache
+    def blur() -> str | None:
+        return out_of_focus(prints, _cache.sharpness)
+
     if arm is None and int(covered.sum()) >= HAND_CELLS:
         return refuse(
-            camera_moved(lab, ref, g) or f"{HAND_OVER} ({int(covered.sum())} cards hidden)"
+            blur()
+            or camera_moved(lab, ref, g)
+            or f"{HAND_OVER} ({int(covered.sum())} cards hidden)"
         )
 
     expected = ref.copy()
@@ -316,7 +330,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
         )
         if len(under_hand) == len(ALL_CELLS):
-            return refuse(camera_moved(lab, ref, g) or HAND_OVER)
+            return refuse(blur() or camera_moved(lab, ref, g) or HAND_OVER)
         # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
         # does not have (see hand_pawns)
         # (not on a hidden card: it was not pasted, so what differs there is its own colour;
@@ -330,7 +344,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse(
-            camera_moved(lab, ref, g)
+            blur()
+            or camera_moved(lab, ref, g)
             or "cards do not look as calibrated (camera moved or light changed?)"
         )
     # A card in a hand's reach whose print is sure is given, but its cell stays uncertain:
@@ -438,20 +453,22 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
-    why_moved = None
-    if len(uncertain) >= DOUBTFUL:
+    # (most cards unread, a hand's aside: a photo out of focus?)
+    unread = sum(1 for (r, c) in ALL_CELLS if grid[r][c] is None and (r, c) not in under_hand)
+    why_not = blur() if unread > len(ALL_CELLS) // 2 else None
+    if why_not is None and len(uncertain) >= DOUBTFUL:
         # (every card off its calibrated place: not a reading with many doubts, but a
         # camera to put back; the pawns and gems it found were the cards' edges)
-        why_moved = camera_moved(lab, ref, g)
-    elif arm is not None or bool(covered.any()):
+        why_not = camera_moved(lab, ref, g)
+    elif why_not is None and (arm is not None or bool(covered.any())):
         # Pushed about a card's pitch, the camera shows each cell its neighbour's card,
         # sure, the edge column's cards in the table beside the grid, taken for an arm, and
         # the table where the last column lay, cards hidden: DEV seed 21 #80 pushed 8% read
         # 17 islands wrong and sure, with only 8 cells in doubt. Only such a far move is
         # looked for then (see camera_moved_far).
-        why_moved = camera_moved_far(lab, ref, g)
-    if why_moved is not None:
-        return refuse(why_moved)
+        why_not = camera_moved_far(lab, ref, g)
+    if why_not is not None:
+        return refuse(blur() or why_not)
     ms = (time.perf_counter() - start) * 1000.0
     return Reading(
         status=Status.OK,

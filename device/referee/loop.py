@@ -145,8 +145,9 @@ class Outcome:
     # "unreadable" with ``ask`` about one unseen pawn in a turn: the list Hint opens when it
     # is neither where the game has it nor to be taken back ("where is it?").
     elsewhere: Pick | None = None
-    # "unreadable" because the camera moved since calibration: the screen tells the players
-    # to put it back or calibrate again (a hand over the cards is only waited out).
+    # "unreadable" because of the camera itself, moved since calibration or out of focus:
+    # nothing reads until the players act, so the screen tells them what to do (put it back
+    # or calibrate again; wipe the lens or focus it). A hand over the cards is waited out.
     camera: bool = False
 
 
@@ -298,10 +299,13 @@ class Referee:
             # (imported here: the vision package brings OpenCV, which judging a table the
             # camera did read, or `zefiria check`, does without)
             from zefiria.vision.camera_drift import CAMERA_MOVED
+            from zefiria.vision.focus import OUT_OF_FOCUS
 
             if reason.startswith(CAMERA_MOVED):
                 # (no hand to wait out: nothing will read until the players act)
                 return Outcome("unreadable", self._w("camera_moved"), camera=True)
+            if reason.startswith(OUT_OF_FOCUS):
+                return Outcome("unreadable", self._w("blurred"), camera=True)
             if reason.startswith(HAND_OVER):
                 return self._hand_over(hands, reason)
             return Outcome("unreadable", reason)

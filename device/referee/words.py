@@ -89,6 +89,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cal_put_back": "calibrated: put the game's cards and pawns back as they were",
         "cal_cancelled": "calibration cancelled: the old profile stays",
         "camera_moved": "the camera moved: put it back as it was, or hold OK: Calibrate the camera",
+        "blurred": "the photo is blurred: wipe the camera's lens or check its focus",
         "hand_stays": (
             "No hand on the cards? Then the camera moved: put it back or hold OK: Calibrate"
         ),
@@ -177,6 +178,7 @@ WORDS: dict[str, dict[str, str]] = {
         "unplug": "si può staccare la spina quando la luce verde è spenta",
         "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
         "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
+        "blurred": "la foto è sfocata: pulite l'obiettivo della fotocamera o la sua messa a fuoco",
         "camera_moved": (
             "la fotocamera si è spostata: rimettetela com'era, o tenete OK: Calibra la fotocamera"
         ),

@@ -18,6 +18,7 @@ from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
+from zefiria.vision.focus import OUT_OF_FOCUS
 
 from .referee_doubles import BlindSpotReader, TruthReader, simulated
 
@@ -335,10 +336,28 @@ def test_a_hand_that_stays_photo_after_photo_may_be_a_camera_moved(tmp_path: Pat
     assert not sim.session.read_now().camera
 
 
+def test_a_blurred_photo_asks_for_the_lens_and_changes_nothing(tmp_path: Path) -> None:
+    """The reader's "image is blurred" is shown worded for the players (wipe the lens,
+    check its focus), with one buzz as for a moved camera: nothing reads until they act.
+    The game does not change."""
+    sim, screens, buzzes = _in_a_turn_counting_buzzes(tmp_path)
+    before = sim.referee.state
+    truth = sim.session.reader
+    blurred = {"status": "unreadable", "reason": f"{OUT_OF_FOCUS}: the cards' print is 12%"}
+    sim.session.reader = lambda _image: blurred
+    for _ in range(2):
+        outcome = sim.session.read_now()
+        assert outcome.kind == "unreadable" and outcome.message == word("en", "blurred")
+        assert isinstance(screens[-1], MessageView) and "lens" in screens[-1].text
+    assert buzzes == ["mismatch"] and sim.referee.state == before
+    sim.session.reader = truth
+    assert sim.session.read_now().kind != "unreadable"
+
+
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_the_camera_messages_fit_the_oled(lang: str) -> None:
     f = font(BODY)
-    for key in ("camera_moved", "hand_stays"):
+    for key in ("camera_moved", "hand_stays", "blurred"):
         assert len(wrap(word(lang, key), f, 126)) <= 4, key
 
 
