@@ -23,7 +23,9 @@ island not marked uncertain: the failure that matters), pawns, gems, hand scenes
 speed per photo (wall and CPU, by stage) on one core, and memory. And a camera moved after
 calibration: each session's first game scene photographed again with the camera turned,
 pushed and zoomed a little (``BUMPS``), untimed: how many such photos are refused as "camera
-moved", and any island read wrong in them.
+moved", and any island read wrong in them. And a camera out of focus: the same photo blurred
+(``BLURS``), untimed: how many are refused as blurred, the cells still read right in the
+others, and any island read wrong.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from zefiria.vision.camera_drift import CAMERA_MOVED  # noqa: E402
+from zefiria.vision.focus import OUT_OF_FOCUS  # noqa: E402
 from zefiria.vision.profile import Profile  # noqa: E402
 from zefiria.vision.reader import DEBUG, Identification, prepare, read_table  # noqa: E402
 from zefiria.vision.reading import Status  # noqa: E402
@@ -76,6 +79,11 @@ BUMPS = {
     # about a card's pitch: every cell shows its neighbour's card where its own lay
     "pushed 8%": (0.0, 0.08, 1.0),
 }
+
+
+# The camera out of focus (a lens turned, fogged or smudged): each session's first game photo
+# blurred by a Gaussian of this many photo px
+BLURS = {"blurred 3 px": 3.0, "blurred 8 px": 8.0}
 
 
 def bumped(setup: Setup, roll: float, push: float, zoom: float) -> Setup:
@@ -260,6 +268,21 @@ def main() -> int:
                     for r, col in ALL_CELLS
                     if moved.ok and moved.grid[r][col] not in (None, scene.island_at((r, col)))
                 )
+            for name, sigma in BLURS.items():
+                soft = read_table(cv2.GaussianBlur(photo.image, (0, 0), sigma), profile)
+                c[f"{name} photos"] += 1
+                c[f"{name} refused"] += (soft.reason or "").startswith(OUT_OF_FOCUS)
+                c[f"{name} ok"] += soft.ok
+                c[f"{name} cells"] += sum(
+                    1
+                    for r, col in ALL_CELLS
+                    if soft.ok and soft.grid[r][col] == scene.island_at((r, col))
+                )
+                c["blurred_wrong"] += sum(
+                    1
+                    for r, col in ALL_CELLS
+                    if soft.ok and soft.grid[r][col] not in (None, scene.island_at((r, col)))
+                )
         hand = bool(photo.truth.hand_cells)
         c["read_photos"] += 1
         if hand:
@@ -378,6 +401,13 @@ def main() -> int:
         f'| camera moved after calibration ({", ".join(BUMPS)}): refused as "camera moved" '
         f"| {pct(c['bumped_named'], c['bumped'])} ({c['bumped_ok']} read ok) | |",
         f"| ... islands read wrong in those | {c['bumped_wrong']} | 0 |",
+        *(
+            f'| out of focus, {name}: refused as "{OUT_OF_FOCUS}" '
+            f"| {pct(c[f'{name} refused'], c[f'{name} photos'])} ({c[f'{name} ok']} read ok, "
+            f"{c[f'{name} cells']} cells read right) | |"
+            for name in BLURS
+        ),
+        f"| ... islands read wrong in those | {c['blurred_wrong']} | 0 |",
         "",
         "## Speed per photo (1640x1232, one core)",
         "",
