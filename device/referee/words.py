@@ -178,7 +178,7 @@ WORDS: dict[str, dict[str, str]] = {
         "unplug": "si può staccare la spina quando la luce verde è spenta",
         "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
         "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
-        "blurred": "la foto è sfocata: pulite l'obiettivo della fotocamera o la sua messa a fuoco",
+        "blurred": "la foto è sfocata: pulite l'obiettivo della fotocamera o regolatene il fuoco",
         "camera_moved": (
             "la fotocamera si è spostata: rimettetela com'era, o tenete OK: Calibra la fotocamera"
         ),

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from zefiria.engine.grid import ALL_CELLS, Cell
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Position
 from zefiria.vision.calibrate import calibrate
+from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.reading import Reading
-from zefiria.vision.synthetic import Sample, make_dataset
+from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
+
+
+@cache
+def first_dev_session() -> tuple[Sample, Profile]:
+    """DEV deck 0's first game photo (seed 3) and its session's calibration."""
+    sample = next(iter(make_dataset(1, 3, DEV_DESIGNS, per_setup=4)))
+    solved, pawns = sample.setup.calibration()
+    return sample, calibrate(solved.image, pawns.image)
 
 
 def photo_read(

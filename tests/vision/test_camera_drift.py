@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import cv2
@@ -21,17 +20,11 @@ from zefiria.vision.reader import calibration_lab, read_table
 from zefiria.vision.reading import Status
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, Setup, make_dataset
 
+from .photos import first_dev_session
+
 pytestmark = pytest.mark.slow
 
 U8 = np.ndarray[Any, np.dtype[np.uint8]]
-
-
-@cache
-def _session() -> tuple[Sample, Profile]:
-    """DEV deck 0's first game photo (seed 3) and its session's calibration."""
-    sample = next(iter(make_dataset(1, 3, DEV_DESIGNS, per_setup=4)))
-    solved, pawns = sample.setup.calibration()
-    return sample, calibrate(solved.image, pawns.image)
 
 
 def _bumped(setup: Setup, roll: float = 0.0, push: float = 0.0) -> Setup:
@@ -43,7 +36,7 @@ def _bumped(setup: Setup, roll: float = 0.0, push: float = 0.0) -> Setup:
 
 
 def test_a_known_shift_of_the_board_is_measured_at_every_corner() -> None:
-    _, profile = _session()
+    _, profile = first_dev_session()
     ref = calibration_lab(profile)
     h, w = ref.shape[:2]
     shifted = cv2.warpAffine(ref, np.float32([[1, 0, 5], [0, 1, -3]]), (w, h))
@@ -54,7 +47,7 @@ def test_a_known_shift_of_the_board_is_measured_at_every_corner() -> None:
 
 
 def test_a_photo_from_the_calibrated_camera_has_not_moved() -> None:
-    sample, profile = _session()
+    sample, profile = first_dev_session()
     reader.prepare(profile)
     lab = to_lab(reader._cache.warp(sample.render().image))
     size = grid_drift(lab, calibration_lab(profile), profile.geometry).size()
@@ -85,7 +78,7 @@ def test_corners_measured_a_card_off_are_no_move() -> None:
 def test_a_camera_bumped_after_calibration_is_named(
     bump: dict[str, float], without: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sample, profile = _session()
+    sample, profile = first_dev_session()
     photo = _bumped(sample.setup, **bump).photo(sample.scene, sample.seed)
     reading = read_table(photo.image, profile)
     assert reading.status is Status.UNREADABLE
@@ -100,7 +93,7 @@ def test_a_camera_bumped_after_calibration_is_named(
 
 
 def test_the_same_scene_from_the_calibrated_camera_reads() -> None:
-    sample, profile = _session()
+    sample, profile = first_dev_session()
     reading = read_table(sample.render().image, profile)
     assert reading.ok, reading.reason
 
@@ -111,7 +104,7 @@ def test_a_camera_moved_between_the_calibration_photos_is_named(
     from zefiria.vision import calibrate as calibration
     from zefiria.vision.calibrate import CalibrationError
 
-    sample, _ = _session()
+    sample, _ = first_dev_session()
     solved, _ = sample.setup.calibration()
     _, pawns = _bumped(sample.setup, push=0.01).calibration()
     with pytest.raises(CalibrationError, match="camera moved after the solved photo"):
@@ -123,7 +116,7 @@ def test_a_camera_moved_between_the_calibration_photos_is_named(
 
 
 def test_the_table_around_the_grid_tells_a_move_of_a_whole_card() -> None:
-    _, profile = _session()
+    _, profile = first_dev_session()
     ref = calibration_lab(profile)
     h, w = ref.shape[:2]
     pitch = profile.geometry.pitch

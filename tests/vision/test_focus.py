@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from zefiria.vision import reader
-from zefiria.vision.calibrate import calibrate
 from zefiria.vision.focus import BLURRED, out_of_focus, sharpness
-from zefiria.vision.profile import Profile
 from zefiria.vision.reading import Status
-from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
+
+from .photos import first_dev_session
 
 U8 = np.ndarray[Any, np.dtype[np.uint8]]
 
@@ -59,17 +57,9 @@ def test_a_hand_over_most_cards_leaves_the_rest_to_tell() -> None:
     assert out_of_focus(covered, sharpness(prints)) is None
 
 
-@cache
-def _session() -> tuple[Sample, Profile]:
-    """DEV deck 0's first game photo (seed 3) and its session's calibration."""
-    sample = next(iter(make_dataset(1, 3, DEV_DESIGNS, per_setup=4)))
-    solved, pawns = sample.setup.calibration()
-    return sample, calibrate(solved.image, pawns.image)
-
-
 @pytest.mark.slow
 def test_a_photo_out_of_focus_is_refused_as_blurred(monkeypatch: pytest.MonkeyPatch) -> None:
-    sample, profile = _session()
+    sample, profile = first_dev_session()
     photo = cv2.GaussianBlur(sample.render().image, (0, 0), 8.0)
     reading = reader.read_table(photo, profile)
     assert reading.status is Status.UNREADABLE
@@ -83,7 +73,7 @@ def test_a_photo_out_of_focus_is_refused_as_blurred(monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.slow
 def test_a_little_blur_still_reads() -> None:
-    sample, profile = _session()
+    sample, profile = first_dev_session()
     for sigma in (0.0, 2.0):
         image = sample.render().image
         photo = image if sigma == 0 else cv2.GaussianBlur(image, (0, 0), sigma)
