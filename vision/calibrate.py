@@ -37,6 +37,7 @@ from .card_quads import (
     refit_lattice,
 )
 from .exposure import match_exposure, table_ring
+from .focus import photo_out_of_focus
 from .grid_locator import GridFit, GridNotFoundError, TableModel, locate_grid, to_lab
 from .pawn_objects import learn_looks
 from .pawns import learn_pawns
@@ -92,6 +93,23 @@ def calibrate(solved_bgr: U8, pawns_bgr: U8) -> Profile:
             f"the photos differ in size ({solved.shape[1]}x{solved.shape[0]} and "
             f"{pawns.shape[1]}x{pawns.shape[0]}): take both with the same camera"
         )
+    try:
+        return _calibrate_photos(solved, pawns)
+    except CalibrationError as refused:
+        # A photo out of focus is refused for what its blur passes for (no grid, edges not
+        # found precisely, a grid that does not fit the cards, a pawn not seen): say so
+        # instead, or the players re-lay their cards to no avail. (Asked only then: a little
+        # blur calibrates, see docs/vision.md, "A photo out of focus".)
+        blurred = photo_out_of_focus(solved, "solved photo") or photo_out_of_focus(
+            pawns, "pawns photo"
+        )
+        if blurred is None:
+            raise
+        raise CalibrationError(blurred) from refused
+
+
+def _calibrate_photos(solved: U8, pawns: U8) -> Profile:
+    """:func:`calibrate` of two checked photos of the same size."""
     try:
         fit = locate_grid(solved)
     except GridNotFoundError as exc:

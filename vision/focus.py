@@ -16,6 +16,7 @@ that left more than half their cells null. 48 photos each with a hand over the c
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import cv2
@@ -58,4 +59,44 @@ def out_of_focus(prints: U8, calibrated: float) -> str | None:
         f"{OUT_OF_FOCUS}: the cards' print is {ratio:.0%} as sharp as at calibration "
         "(camera out of focus, lens smudged or fogged, or the table shaken?); clean the "
         "lens, check the focus and retake"
+    )
+
+
+# At calibration there is no earlier photo to compare with: the photo's own sharpest edges
+# (the cards' outlines on the table) say how far the lens spreads a step.
+EDGE_SPREAD = 2.8  # photo px (a Gaussian's sigma): a calibration photo blurred beyond this
+EDGE_STEP = 40  # grey levels: the edges measured rise at least this much within...
+EDGE_REACH = 31  # ...this square (photo px)
+EDGE_TOP = 99  # percentile: the steepest edges only, where a blurred step is at its steepest
+
+
+def edge_spread(photo_bgr: U8) -> float:
+    """How far a photo spreads its sharpest edges: the sigma (photo px) of the Gaussian blur
+    that makes a step as steep as them, 0.0 when it has no strong edge to tell.
+
+    A step of height h blurred by sigma rises at most h / (sigma sqrt(2 pi)) per pixel, so
+    the steepest pixels of edges that rise ``EDGE_STEP`` or more within ``EDGE_REACH`` give
+    sigma as the rise around them over their slope (the median of them).
+    """
+    grey = cv2.cvtColor(photo_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # (Sobel's 3x3 kernel weighs a unit slope as 8)
+    slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8.0
+    box = np.ones((EDGE_REACH, EDGE_REACH), np.uint8)
+    rise = cv2.dilate(grey, box) - cv2.erode(grey, box)
+    strong = rise > EDGE_STEP
+    if not strong.any():
+        return 0.0
+    steep = strong & (slope >= np.percentile(slope[strong], EDGE_TOP)) & (slope > 0)
+    return float(np.median(rise[steep] / (math.sqrt(2 * math.pi) * slope[steep])))
+
+
+def photo_out_of_focus(photo_bgr: U8, name: str) -> str | None:
+    """Why a calibration photo (``name``: "solved photo", ...) cannot be used when its edges
+    spread beyond ``EDGE_SPREAD``, else None."""
+    spread = edge_spread(photo_bgr)
+    if spread <= EDGE_SPREAD:
+        return None
+    return (
+        f"{name}: {OUT_OF_FOCUS} (its sharpest edges spread over {spread:.1f} px, a sharp "
+        "photo's over 1-2); wipe the camera's lens, check its focus, and retake"
     )

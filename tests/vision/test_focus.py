@@ -7,8 +7,17 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from zefiria.vision import calibrate as calibration
 from zefiria.vision import reader
-from zefiria.vision.focus import BLURRED, out_of_focus, sharpness
+from zefiria.vision.calibrate import CalibrationError, calibrate
+from zefiria.vision.focus import (
+    BLURRED,
+    OUT_OF_FOCUS,
+    edge_spread,
+    out_of_focus,
+    photo_out_of_focus,
+    sharpness,
+)
 from zefiria.vision.reading import Status
 
 from .photos import first_dev_session
@@ -80,3 +89,38 @@ def test_a_little_blur_still_reads() -> None:
         reading = reader.read_table(photo, profile)
         assert reading.ok, (sigma, reading.reason)
         assert sum(v is not None for row in reading.grid for v in row) > 20
+
+
+def _step(sigma: float) -> U8:
+    """A photo of dark cards on a light table, blurred by ``sigma`` photo px."""
+    img = np.full((240, 320, 3), 210, np.uint8)
+    for x in (40, 140, 240):
+        img[60:180, x : x + 60] = 40
+    return img if sigma == 0 else cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def test_a_calibration_photo_tells_its_own_blur() -> None:
+    assert edge_spread(_step(0)) < 1.0
+    for sigma in (2.0, 4.0, 6.0):
+        assert edge_spread(_step(sigma)) == pytest.approx(sigma, rel=0.2)
+    assert edge_spread(np.full((120, 160, 3), 128, np.uint8)) == 0.0  # nothing to tell
+    assert photo_out_of_focus(_step(1.0), "solved photo") is None
+    reason = photo_out_of_focus(_step(5.0), "solved photo")
+    assert reason is not None and reason.startswith(f"solved photo: {OUT_OF_FOCUS}")
+
+
+@pytest.mark.slow
+def test_calibration_photos_out_of_focus_are_refused_as_blurred(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sample, _ = first_dev_session()
+    solved, pawns = sample.setup.calibration()
+    # (blurred 6 px this session still calibrates: only a refusal is asked about blur)
+    soft = [cv2.GaussianBlur(p.image, (0, 0), 10.0) for p in (solved, pawns)]
+    with pytest.raises(CalibrationError, match=f"^solved photo: {OUT_OF_FOCUS}"):
+        calibrate(*soft)
+    # without the check the players were told to lay their cards otherwise
+    monkeypatch.setattr(calibration, "photo_out_of_focus", lambda *_: None)
+    with pytest.raises(CalibrationError) as refused:
+        calibrate(*soft)
+    assert OUT_OF_FOCUS not in str(refused.value)
