@@ -27,8 +27,11 @@ def _half_faces(d: CardDesign) -> tuple[Image, ...]:
 def draw_cards(
     img: Image, cam: Camera, d: CardDesign, scene: Scene, layout: Layout, rng: np.random.Generator
 ) -> None:
-    """The 25 island cards of ``scene`` where ``layout`` puts them, in place."""
+    """The island cards of ``scene`` where ``layout`` puts them, in place (not on the
+    cells it has cleared)."""
     for cell in ALL_CELLS:
+        if cell in scene.cleared:
+            continue
         island = scene.island_at(cell)
         corners = layout.corners(cell)
         quad = cam.project(np.column_stack([corners, np.zeros(4)]))

@@ -92,7 +92,7 @@ def render(
 
     img = _table(cam, style)
     corners = {cell: cam.project(_z0(layout.corners(cell))) for cell in ALL_CELLS}
-    img = _flat_shadows(cam, layout, spots, light).apply(
+    img = _flat_shadows(cam, layout, spots, light, scene.cleared).apply(
         img, cam.px_per_mm(0, 0) * 1.5, style.shadow_strength * 0.9
     )
     _storm_deck(img, cam, d, spots, rng)
@@ -191,10 +191,15 @@ _DECK_CARDS = 8  # a storm deck is a small pile: its sides show under a tilted c
 _CARD_THICK_MM = 0.35
 
 
-def _flat_shadows(cam: Camera, layout: Layout, spots: Placement, light: Light) -> Shadows:
-    """Shadows of things lying flat: the grid's cards (barely lifted) and the storm deck."""
+def _flat_shadows(
+    cam: Camera, layout: Layout, spots: Placement, light: Light, cleared: frozenset[Cell]
+) -> Shadows:
+    """Shadows of things lying flat: the grid's cards (barely lifted, where they lie) and the
+    storm deck."""
     under = Shadows(cam.size)
     for cell in ALL_CELLS:
+        if cell in cleared:
+            continue
         lifted = layout.corners(cell) + light.shadow_offset(1.2)
         under.fill(cam.project(_z0(lifted)))
     if spots.supply.deck is not None:

@@ -47,6 +47,7 @@ class Scene:
     hand: Hand | None = None
     loose_gems: int = 0  # red gems in the supply beside the grid (not on a card)
     storm_deck: bool = False  # the face-down storm deck beside the grid
+    cleared: frozenset[Cell] = frozenset()
 
     def __post_init__(self) -> None:
         if sorted(self.grid) != list(SOLVED):
@@ -57,6 +58,14 @@ class Scene:
         bad = [c for c in self.gems if c not in ALL_CELLS]
         if bad:
             raise ValueError(f"gems on cells off the grid: {sorted(bad)}")
+        off = [c for c in self.cleared if c not in ALL_CELLS]
+        if off:
+            raise ValueError(f"cleared cells off the grid: {sorted(off)}")
+        on_bare = [c for c in self.gems if c in self.cleared] + [
+            p.cell for p in self.pawns.values() if not p.outside and p.cell in self.cleared
+        ]
+        if on_bare:
+            raise ValueError(f"a pawn or a gem on a cell with no card: {sorted(on_bare)}")
         if not 0 <= self.loose_gems <= 12:
             raise ValueError(f"loose_gems must be 0..12, got {self.loose_gems}")
 
