@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
+from .bare_table import no_grid, table_colours, table_shares
 from .board import BoardWarp
 from .camera_drift import camera_moved, camera_moved_far
 from .card_identity import (
@@ -124,6 +125,10 @@ class _Cache:
         # its pixels that measure the light, and the calibration board there
         self.table: tuple[NDArray[np.intp], F32] | None = None
         self.sharpness = 0.0  # of the calibration's card prints (see focus.py)
+        # the table's colours on the calibration board, and each cell's share in them there
+        # (see bare_table.py)
+        self.table_colours: NDArray[np.bool_] | None = None
+        self.deck_shares: F32 | None = None
 
 
 _cache = _Cache()
@@ -171,6 +176,8 @@ def _refresh(profile: Profile) -> None:
     _cache.ref_grain = table_grain(_cache.lab)
     _cache.ring = table_ring(profile.geometry)
     _cache.table = table_pixels(_cache.lab, _cache.ring)
+    _cache.table_colours = table_colours(_cache.lab, _cache.ring)
+    _cache.deck_shares = table_shares(_cache.lab, _cache.table_colours, profile.geometry)
     if profile.card_prints is None:
         raise ValueError("profile has no card prints: calibrate again")
     _cache.prints = PrintDeck(profile.card_prints)
@@ -241,13 +248,28 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     lab = to_lab(board)
     lap("warp")
 
+    # Cards cleared away (or not laid out yet) are said so before what an empty grid may
+    # pass for (a dark photo, a hand, a blurred one); asked only then, and not while an arm
+    # is seen: a hand of the table's colour looks bare too (see bare_table).
+    photo_lab = lab
+
+    @functools.cache
+    def bare() -> str | None:
+        assert _cache.ring is not None and _cache.table_colours is not None
+        assert _cache.deck_shares is not None
+        # (in the calibration's light: a table too dark or too bright to match shows nothing)
+        matched = match_exposure(photo_lab, calibration_lab(profile), _cache.ring, _cache.table)
+        if matched is None:
+            return None
+        return no_grid(matched, _cache.table_colours, g, _cache.deck_shares)
+
     ref = calibration_lab(profile)
     nominal = _cache.nominal
     assert nominal is not None
     sel = nominal.astype(bool)
     light = float(np.median(lab[::4, ::4, 0][sel[::4, ::4]]))
     if light < 0.25 * _cache.ref_light:
-        return refuse("image too dark: the table is not lit")
+        return refuse(bare() or "image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         return refuse("image is blank: no contrast at all")
     assert _cache.ring is not None
@@ -298,7 +320,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
 
     if arm is None and int(covered.sum()) >= HAND_CELLS:
         return refuse(
-            blur()
+            bare()
+            or blur()
             or camera_moved(lab, ref, g)
             or f"{HAND_OVER} ({int(covered.sum())} cards hidden)"
         )
@@ -330,7 +353,12 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
         )
         if len(under_hand) == len(ALL_CELLS):
-            return refuse(blur() or camera_moved(lab, ref, g) or HAND_OVER)
+            return refuse(
+                (bare() if arm is None else None)
+                or blur()
+                or camera_moved(lab, ref, g)
+                or HAND_OVER
+            )
         # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
         # does not have (see hand_pawns)
         # (not on a hidden card: it was not pasted, so what differs there is its own colour;
@@ -344,7 +372,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse(
-            blur()
+            (bare() if arm is None else None)
+            or blur()
             or camera_moved(lab, ref, g)
             or "cards do not look as calibrated (camera moved or light changed?)"
         )
@@ -453,9 +482,11 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for cell in gem_doubts:
         if cell not in uncertain and cell not in gems:
             uncertain.append(cell)
-    # (most cards unread, a hand's aside: a photo out of focus?)
+    # (most cards unread, a hand's aside: cards cleared away, or a photo out of focus?)
     unread = sum(1 for (r, c) in ALL_CELLS if grid[r][c] is None and (r, c) not in under_hand)
-    why_not = blur() if unread > len(ALL_CELLS) // 2 else None
+    why_not = None
+    if unread > len(ALL_CELLS) // 2:
+        why_not = (bare() if arm is None else None) or blur()
     if why_not is None and len(uncertain) >= DOUBTFUL:
         # (every card off its calibrated place: not a reading with many doubts, but a
         # camera to put back; the pawns and gems it found were the cards' edges)

@@ -18,6 +18,7 @@ from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
+from zefiria.vision.bare_table import NO_GRID
 from zefiria.vision.focus import OUT_OF_FOCUS
 
 from .referee_doubles import BlindSpotReader, TruthReader, simulated
@@ -350,6 +351,23 @@ def test_a_blurred_photo_asks_for_the_lens_and_changes_nothing(tmp_path: Path) -
         assert outcome.kind == "unreadable" and outcome.message == word("en", "blurred")
         assert isinstance(screens[-1], MessageView) and "lens" in screens[-1].text
     assert buzzes == ["mismatch"] and sim.referee.state == before
+    sim.session.reader = truth
+    assert sim.session.read_now().kind != "unreadable"
+
+
+def test_a_cleared_table_is_waited_out_without_a_buzz(tmp_path: Path) -> None:
+    """The cards cleared away (a game over, or put back in the box) are no grid: not a hand
+    that stays, so never "the camera moved", no buzz, nothing over the screen shown; the
+    game does not change, and it reads again once the cards are back."""
+    sim, screens, buzzes = _in_a_turn_counting_buzzes(tmp_path)
+    before, shown = sim.referee.state, len(screens)
+    truth = sim.session.reader
+    cleared = {"status": "unreadable", "reason": f"{NO_GRID}: no card on the table"}
+    sim.session.reader = lambda _image: cleared
+    outcomes = [sim.session.read_now() for _ in range(HAND_LOOKS + 1)]
+    assert all(o.kind == "unreadable" and not o.camera for o in outcomes)
+    assert all(o.message.startswith(NO_GRID) for o in outcomes)
+    assert buzzes == [] and len(screens) == shown and sim.referee.state == before
     sim.session.reader = truth
     assert sim.session.read_now().kind != "unreadable"
 
