@@ -25,7 +25,10 @@ calibration: each session's first game scene photographed again with the camera 
 pushed and zoomed a little (``BUMPS``), untimed: how many such photos are refused as "camera
 moved", and any island read wrong in them. And a camera out of focus: the same photo blurred
 (``BLURS``), untimed: how many are refused as blurred, the cells still read right in the
-others, and any island read wrong.
+others, and any island read wrong. And cards taken off the table: the same scene with
+``CLEARINGS`` cards cleared away (and what lay on them), untimed: how many are refused as "no
+grid found", the cells still read right in the others, and any island read where no card
+lies or read wrong.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 from zefiria.engine.grid import ALL_CELLS  # noqa: E402
+from zefiria.vision.bare_table import NO_GRID  # noqa: E402
 from zefiria.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from zefiria.vision.camera_drift import CAMERA_MOVED  # noqa: E402
 from zefiria.vision.focus import OUT_OF_FOCUS  # noqa: E402
@@ -62,6 +66,7 @@ from zefiria.vision.synthetic import (  # noqa: E402
     Setup,
     make_dataset,
 )
+from zefiria.vision.synthetic.scene import Scene  # noqa: E402
 
 PURPOSE = {
     "FRESH (neither DEV nor EVAL)": "for finding failures, not the benchmark",
@@ -84,6 +89,22 @@ BUMPS = {
 # The camera out of focus (a lens turned, fogged or smudged): each session's first game photo
 # blurred by a Gaussian of this many photo px
 BLURS = {"blurred 3 px": 3.0, "blurred 8 px": 8.0}
+
+# Cards taken off the table (cleared away after a game, or lifted during a move): each
+# session's first game scene with this many cards cleared, chosen at random
+CLEARINGS = {"all 25 cards cleared": 25, "3 cards lifted": 3}
+
+
+def cleared(scene: Scene, n: int, seed: int) -> Scene:
+    """``scene`` with ``n`` of its cards (random, from ``seed``) and what lay on them gone."""
+    rng = np.random.default_rng(seed)
+    gone = frozenset(ALL_CELLS[int(i)] for i in rng.choice(len(ALL_CELLS), n, replace=False))
+    return dataclasses.replace(
+        scene,
+        cleared=gone,
+        pawns={s: p for s, p in scene.pawns.items() if p.outside or p.cell not in gone},
+        gems=frozenset(g for g in scene.gems if g not in gone),
+    )
 
 
 def bumped(setup: Setup, roll: float, push: float, zoom: float) -> Setup:
@@ -283,6 +304,26 @@ def main() -> int:
                     for r, col in ALL_CELLS
                     if soft.ok and soft.grid[r][col] not in (None, scene.island_at((r, col)))
                 )
+            for name, n in CLEARINGS.items():
+                bare = cleared(scene, n, sample.seed)
+                seen = read_table(setup.photo(bare, sample.seed).image, profile)
+                c[f"{name} photos"] += 1
+                c[f"{name} refused"] += (seen.reason or "").startswith(NO_GRID)
+                c[f"{name} ok"] += seen.ok
+                c[f"{name} cells"] += sum(
+                    1
+                    for r, col in ALL_CELLS
+                    if seen.ok
+                    and (r, col) not in bare.cleared
+                    and seen.grid[r][col] == scene.island_at((r, col))
+                )
+                c["cleared_wrong"] += sum(
+                    1
+                    for r, col in ALL_CELLS
+                    if seen.ok
+                    and seen.grid[r][col] is not None
+                    and ((r, col) in bare.cleared or seen.grid[r][col] != scene.island_at((r, col)))
+                )
         hand = bool(photo.truth.hand_cells)
         c["read_photos"] += 1
         if hand:
@@ -408,6 +449,13 @@ def main() -> int:
             for name in BLURS
         ),
         f"| ... islands read wrong in those | {c['blurred_wrong']} | 0 |",
+        *(
+            f'| cards off the table, {name}: refused as "{NO_GRID}" '
+            f"| {pct(c[f'{name} refused'], c[f'{name} photos'])} ({c[f'{name} ok']} read ok, "
+            f"{c[f'{name} cells']} cells read right) | |"
+            for name in CLEARINGS
+        ),
+        f"| ... islands read where no card lies, or wrong | {c['cleared_wrong']} | 0 |",
         "",
         "## Speed per photo (1640x1232, one core)",
         "",
