@@ -271,7 +271,8 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     if light < 0.25 * _cache.ref_light:
         return refuse(bare() or "image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
-        return refuse("image is blank: no contrast at all")
+        # (a plain table, evenly lit, with its cards cleared away is as even)
+        return refuse(bare() or "image is blank: no contrast at all")
     assert _cache.ring is not None
     # The light matched on the bare table around the grid (fixed pixels); on the cards'
     # quartiles only when the table cannot tell (see exposure.py)
