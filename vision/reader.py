@@ -251,17 +251,20 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # Cards cleared away (or not laid out yet) are said so before what an empty grid may
     # pass for (a dark photo, a hand, a blurred one); asked only then, and not while an arm
     # is seen: a hand of the table's colour looks bare too (see bare_table).
-    photo_lab = lab
+    table_matched: bool | None = None  # the light matched on the table: not yet, or could it
 
     @functools.cache
     def bare() -> str | None:
         assert _cache.ring is not None and _cache.table_colours is not None
         assert _cache.deck_shares is not None
-        # (in the calibration's light: a table too dark or too bright to match shows nothing)
-        matched = match_exposure(photo_lab, calibration_lab(profile), _cache.ring, _cache.table)
-        if matched is None:
-            return None
-        return no_grid(matched, _cache.table_colours, g, _cache.deck_shares)
+        # (in the calibration's light, ``lab`` as it is when asked: a table too dark or too
+        # bright to match shows nothing)
+        now: F32 | None = lab
+        if table_matched is None:
+            now = match_exposure(lab, calibration_lab(profile), _cache.ring, _cache.table)
+        elif not table_matched:
+            now = None
+        return None if now is None else no_grid(now, _cache.table_colours, g, _cache.deck_shares)
 
     ref = calibration_lab(profile)
     nominal = _cache.nominal
@@ -278,6 +281,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     # quartiles only when the table cannot tell (see exposure.py)
     matched = match_exposure(lab, ref, _cache.ring, _cache.table)
     lab = match_lighting(lab, ref, nominal, _cache.ref_quartiles) if matched is None else matched
+    table_matched = matched is not None
     # A hand or an arm reaching in: the cards it may hide are found once the objects mask
     # is made (below); the rest of the table reads as usual.
     arm = hand_outside(lab, ref, profile, _cache.ref_blur, _cache.ref_grain)
