@@ -95,6 +95,12 @@ BLURS = {"blurred 3 px": 3.0, "blurred 8 px": 8.0}
 CLEARINGS = {"all 25 cards cleared": 25, "3 cards lifted": 3}
 
 
+def _others(c: Counter[str], prefix: str) -> str:
+    """``; refused as "reason" n, ...`` for the counts of ``c`` keyed ``prefix + reason``."""
+    said = [f'"{k[len(prefix) :]}" {n}' for k, n in sorted(c.items()) if k.startswith(prefix)]
+    return f"; refused as {', '.join(said)}" if said else ""
+
+
 def cleared(scene: Scene, n: int, seed: int) -> Scene:
     """``scene`` with ``n`` of its cards (random, from ``seed``) and what lay on them gone."""
     rng = np.random.default_rng(seed)
@@ -308,7 +314,11 @@ def main() -> int:
                 bare = cleared(scene, n, sample.seed)
                 seen = read_table(setup.photo(bare, sample.seed).image, profile)
                 c[f"{name} photos"] += 1
-                c[f"{name} refused"] += (seen.reason or "").startswith(NO_GRID)
+                said = seen.reason or ""
+                c[f"{name} refused"] += said.startswith(NO_GRID)
+                if not seen.ok and not said.startswith(NO_GRID):
+                    # (refused otherwise: the reason's first words, counted)
+                    c[f"{name} said: {said.split(':')[0].split(' (')[0]}"] += 1
                 c[f"{name} ok"] += seen.ok
                 c[f"{name} cells"] += sum(
                     1
@@ -452,7 +462,7 @@ def main() -> int:
         *(
             f'| cards off the table, {name}: refused as "{NO_GRID}" '
             f"| {pct(c[f'{name} refused'], c[f'{name} photos'])} ({c[f'{name} ok']} read ok, "
-            f"{c[f'{name} cells']} cells read right) | |"
+            f"{c[f'{name} cells']} cells read right{_others(c, f'{name} said: ')}) | |"
             for name in CLEARINGS
         ),
         f"| ... islands read where no card lies, or wrong | {c['cleared_wrong']} | 0 |",
