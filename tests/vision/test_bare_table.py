@@ -88,14 +88,22 @@ def _board(table: tuple[float, float, float], cards: tuple[float, float, float])
     return out
 
 
-def test_cells_in_the_table_colours_are_bare_and_cards_are_not() -> None:
+WOOD = (40.0, 20.0, 30.0)  # Lab: a brown table
+CARDS = (80.0, -30.0, 10.0)  # Lab: light green cards
+
+
+def _calibrated() -> tuple[BoardGeometry, F32, Any]:
+    """The test board's geometry, its calibration board (green cards on brown wood) and the
+    table's colours learned on it."""
     g = _geometry()
-    ring = table_ring(g)
-    wood = (40.0, 20.0, 30.0)
-    calibration = _board(wood, (80.0, -30.0, 10.0))
-    colours = table_colours(calibration, ring)
+    calibration = _board(WOOD, CARDS)
+    return g, calibration, table_colours(calibration, table_ring(g))
+
+
+def test_cells_in_the_table_colours_are_bare_and_cards_are_not() -> None:
+    g, calibration, colours = _calibrated()
     assert (table_shares(calibration, colours, g) < 0.05).all()
-    empty = _board(wood, wood)
+    empty = _board(WOOD, WOOD)
     assert (table_shares(empty, colours, g) > 0.95).all()
     reason = no_grid(empty, colours, g, table_shares(calibration, colours, g))
     assert reason is not None and reason.startswith(NO_GRID)
@@ -103,15 +111,11 @@ def test_cells_in_the_table_colours_are_bare_and_cards_are_not() -> None:
 
 
 def test_cards_of_the_table_colours_ask_for_more_bare_cells() -> None:
-    g = _geometry()
-    ring = table_ring(g)
-    wood = (40.0, 20.0, 30.0)
-    calibration = _board(wood, (80.0, -30.0, 10.0))
-    colours = table_colours(calibration, ring)
+    g, calibration, colours = _calibrated()
     cards = table_shares(calibration, colours, g)
     n = BARE_CELLS + 2
     now = calibration.copy()
-    bare = _board(wood, wood)
+    bare = _board(WOOD, WOOD)
     for r, c in ALL_CELLS[:n]:
         y0, x0 = round((g.margin + r) * g.pitch), round((g.margin + c) * g.pitch)
         now[y0 : y0 + g.pitch, x0 : x0 + g.pitch] = bare[y0 : y0 + g.pitch, x0 : x0 + g.pitch]
