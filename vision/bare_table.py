@@ -35,10 +35,10 @@ LOW = np.array([0.0, -96.0, -96.0], np.float32)
 HIGH = np.array([100.0, 96.0, 96.0], np.float32)
 COMMON = 2e-4  # share of the ring's pixels a bin must hold to be one of the table's colours
 INSET = 0.2  # a cell's middle (cells in from each side): a nudged or turned card covers it
-# share of a cell's middle in the table's colours for it to be bare: game photos of DEV seed
-# 5 and fresh decks 3000-3099 seed 11, 5000-5099 seed 13 (264 photos, a quarter with a hand)
-# had at most 4 such cells, all under a hand of the table's colour; a cleared grid's cells,
-# at their median, 1.0
+# share of a cell's middle in the table's colours for it to be bare. The 320 cached tuning
+# photos (DEV seed 5, fresh 3000-3099 seed 11, 5000-5099 seed 13, 6000-6099 seed 17; a
+# quarter with a hand), every card on the table: at most 3 bare cells beyond the cards that
+# look bare at calibration (a dark hand on wood); a cleared grid's cells: 1.0 at the median
 BARE = 0.8
 BARE_CELLS = 7  # this many bare cells (the reader's HAND_CELLS): no grid to read
 
