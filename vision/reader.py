@@ -249,12 +249,13 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     lap("warp")
 
     # Cards cleared away (or not laid out yet) are said so before what an empty grid may
-    # pass for (a dark photo, a hand, a blurred one); asked only then, and not while an arm
-    # is seen: a hand of the table's colour looks bare too (see bare_table).
+    # pass for (a dark photo, a hand, a blurred one); asked only then, and asking more bare
+    # cells while an arm is seen beside the grid: a hand of the table's colour looks bare
+    # too (see bare_table).
     table_matched: bool | None = None  # the light matched on the table: not yet, or could it
 
     @functools.cache
-    def bare() -> str | None:
+    def bare(arm_seen: bool = False) -> str | None:
         assert _cache.ring is not None and _cache.table_colours is not None
         assert _cache.deck_shares is not None
         # (in the calibration's light, ``lab`` as it is when asked: a table too dark or too
@@ -264,7 +265,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             now = match_exposure(lab, calibration_lab(profile), _cache.ring, _cache.table)
         elif not table_matched:
             now = None
-        return None if now is None else no_grid(now, _cache.table_colours, g, _cache.deck_shares)
+        if now is None:
+            return None
+        return no_grid(now, _cache.table_colours, g, _cache.deck_shares, arm_seen)
 
     ref = calibration_lab(profile)
     nominal = _cache.nominal
@@ -358,12 +361,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             res, floor, card_light, arm, hidden_cards, g, lab[..., 0], expected[..., 0]
         )
         if len(under_hand) == len(ALL_CELLS):
-            return refuse(
-                (bare() if arm is None else None)
-                or blur()
-                or camera_moved(lab, ref, g)
-                or HAND_OVER
-            )
+            return refuse(bare(arm is not None) or blur() or camera_moved(lab, ref, g) or HAND_OVER)
         # Nothing under or beside the hand is a pawn or a gem, but a pawn's colour the hand
         # does not have (see hand_pawns)
         # (not on a hidden card: it was not pasted, so what differs there is its own colour;
@@ -377,7 +375,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
     if float(np.median(own[~by_hand])) > MAX_OWN:
         return refuse(
-            (bare() if arm is None else None)
+            bare(arm is not None)
             or blur()
             or camera_moved(lab, ref, g)
             or "cards do not look as calibrated (camera moved or light changed?)"
@@ -491,7 +489,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     unread = sum(1 for (r, c) in ALL_CELLS if grid[r][c] is None and (r, c) not in under_hand)
     why_not = None
     if unread > len(ALL_CELLS) // 2:
-        why_not = (bare() if arm is None else None) or blur()
+        why_not = bare(arm is not None) or blur()
     if why_not is None and len(uncertain) >= DOUBTFUL:
         # (every card off its calibrated place: not a reading with many doubts, but a
         # camera to put back; the pawns and gems it found were the cards' edges)

@@ -4,6 +4,7 @@ photo; a few cards lifted still read, their cells in doubt."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -100,6 +101,17 @@ def _calibrated() -> tuple[BoardGeometry, F32, Any]:
     return g, calibration, table_colours(calibration, table_ring(g))
 
 
+def _bare_on(board: F32, cells: Sequence[Cell]) -> F32:
+    """``board`` with the table where the cards of ``cells`` lay."""
+    g = _geometry()
+    out = board.copy()
+    bare = _board(WOOD, WOOD)
+    for r, c in cells:
+        y0, x0 = round((g.margin + r) * g.pitch), round((g.margin + c) * g.pitch)
+        out[y0 : y0 + g.pitch, x0 : x0 + g.pitch] = bare[y0 : y0 + g.pitch, x0 : x0 + g.pitch]
+    return out
+
+
 def test_cells_in_the_table_colours_are_bare_and_cards_are_not() -> None:
     g, calibration, colours = _calibrated()
     assert (table_shares(calibration, colours, g) < 0.05).all()
@@ -113,17 +125,23 @@ def test_cells_in_the_table_colours_are_bare_and_cards_are_not() -> None:
 def test_cards_of_the_table_colours_ask_for_more_bare_cells() -> None:
     g, calibration, colours = _calibrated()
     cards = table_shares(calibration, colours, g)
-    n = BARE_CELLS + 2
-    now = calibration.copy()
-    bare = _board(WOOD, WOOD)
-    for r, c in ALL_CELLS[:n]:
-        y0, x0 = round((g.margin + r) * g.pitch), round((g.margin + c) * g.pitch)
-        now[y0 : y0 + g.pitch, x0 : x0 + g.pitch] = bare[y0 : y0 + g.pitch, x0 : x0 + g.pitch]
+    now = _bare_on(calibration, ALL_CELLS[: BARE_CELLS + 2])
     assert no_grid(now, colours, g, cards) is not None
     # three islands that look like the table at calibration: n bare cells are too few now
     like_table = cards.copy()
     like_table[:3] = 1.0
     assert no_grid(now, colours, g, like_table) is None
+
+
+def test_with_an_arm_seen_nearly_every_cell_must_be_bare() -> None:
+    """A camera moved far shows a band of table where the grid's edge lay, and something
+    beside the grid as an arm: that is no cleared table."""
+    g, calibration, colours = _calibrated()
+    cards = table_shares(calibration, colours, g)
+    band = _bare_on(calibration, ALL_CELLS[:17])
+    assert no_grid(band, colours, g, cards) is not None
+    assert no_grid(band, colours, g, cards, arm_seen=True) is None
+    assert no_grid(_board(WOOD, WOOD), colours, g, cards, arm_seen=True) is not None
 
 
 def test_a_scene_keeps_pawns_and_gems_off_cleared_cells() -> None:
