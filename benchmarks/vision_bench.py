@@ -58,7 +58,7 @@ from zefiria.vision.camera_drift import CAMERA_MOVED  # noqa: E402
 from zefiria.vision.focus import OUT_OF_FOCUS  # noqa: E402
 from zefiria.vision.profile import Profile  # noqa: E402
 from zefiria.vision.reader import DEBUG, Identification, prepare, read_table  # noqa: E402
-from zefiria.vision.reading import Status  # noqa: E402
+from zefiria.vision.reading import Reading, Status  # noqa: E402
 from zefiria.vision.synthetic import (  # noqa: E402
     DEV_DESIGNS,
     EVAL_DESIGNS,
@@ -99,6 +99,24 @@ def _others(c: Counter[str], prefix: str) -> str:
     """``; refused as "reason" n, ...`` for the counts of ``c`` keyed ``prefix + reason``."""
     said = [f'"{k[len(prefix) :]}" {n}' for k, n in sorted(c.items()) if k.startswith(prefix)]
     return f"; refused as {', '.join(said)}" if said else ""
+
+
+def tally(c: Counter[str], name: str, seen: Reading, scene: Scene, reason: str, wrong: str) -> None:
+    """Count one untimed photo of ``scene`` (``name``: its row): refused for ``reason``, read,
+    cells read right, and under ``wrong`` the islands read wrong or where no card lies."""
+    c[f"{name} photos"] += 1
+    c[f"{name} refused"] += (seen.reason or "").startswith(reason)
+    c[f"{name} ok"] += seen.ok
+    if not seen.ok:
+        return
+    for cell in ALL_CELLS:
+        got = seen.grid[cell[0]][cell[1]]
+        if got is None:
+            continue
+        if cell in scene.cleared or got != scene.island_at(cell):
+            c[wrong] += 1
+        else:
+            c[f"{name} cells"] += 1
 
 
 def cleared(scene: Scene, n: int, seed: int) -> Scene:
@@ -297,43 +315,15 @@ def main() -> int:
                 )
             for name, sigma in BLURS.items():
                 soft = read_table(cv2.GaussianBlur(photo.image, (0, 0), sigma), profile)
-                c[f"{name} photos"] += 1
-                c[f"{name} refused"] += (soft.reason or "").startswith(OUT_OF_FOCUS)
-                c[f"{name} ok"] += soft.ok
-                c[f"{name} cells"] += sum(
-                    1
-                    for r, col in ALL_CELLS
-                    if soft.ok and soft.grid[r][col] == scene.island_at((r, col))
-                )
-                c["blurred_wrong"] += sum(
-                    1
-                    for r, col in ALL_CELLS
-                    if soft.ok and soft.grid[r][col] not in (None, scene.island_at((r, col)))
-                )
+                tally(c, name, soft, scene, OUT_OF_FOCUS, "blurred_wrong")
             for name, n in CLEARINGS.items():
                 bare = cleared(scene, n, sample.seed)
                 seen = read_table(setup.photo(bare, sample.seed).image, profile)
-                c[f"{name} photos"] += 1
-                said = seen.reason or ""
-                c[f"{name} refused"] += said.startswith(NO_GRID)
-                if not seen.ok and not said.startswith(NO_GRID):
+                tally(c, name, seen, bare, NO_GRID, "cleared_wrong")
+                if not seen.ok and not (seen.reason or "").startswith(NO_GRID):
                     # (refused otherwise: the reason's first words, counted)
-                    c[f"{name} said: {said.split(':')[0].split(' (')[0]}"] += 1
-                c[f"{name} ok"] += seen.ok
-                c[f"{name} cells"] += sum(
-                    1
-                    for r, col in ALL_CELLS
-                    if seen.ok
-                    and (r, col) not in bare.cleared
-                    and seen.grid[r][col] == scene.island_at((r, col))
-                )
-                c["cleared_wrong"] += sum(
-                    1
-                    for r, col in ALL_CELLS
-                    if seen.ok
-                    and seen.grid[r][col] is not None
-                    and ((r, col) in bare.cleared or seen.grid[r][col] != scene.island_at((r, col)))
-                )
+                    said = (seen.reason or "").split(":")[0].split(" (")[0]
+                    c[f"{name} said: {said}"] += 1
         hand = bool(photo.truth.hand_cells)
         c["read_photos"] += 1
         if hand:
