@@ -39,6 +39,7 @@ from .pawns import (
     GREYS,
     SHADOW_DROP,
     SHADOW_HUE,
+    SMALL_LEARNED,
     cell_of,
     faint_middle,
     far_outside,
@@ -292,6 +293,16 @@ def learn_looks(
             if areas[i] <= 0 and spirit not in GREYS:
                 areas[i] = float(np.median(learned))
     return PawnLooks(looks, areas, where - centres[: len(offsets)])
+
+
+def _fullest(areas: F64, i: int) -> float:
+    """The area pawn ``i``'s object may have at its fullest, as a multiple of: its object's
+    at calibration, or ``SMALL_LEARNED`` of the learned objects' median if that is more
+    (the first look's rule, :data:`.pawns.SMALL_LEARNED`: the pawns are of one size)."""
+    learned = areas[areas > 0]
+    if len(learned) < LEARNED_FOR_AREA:
+        return float(areas[i])
+    return max(float(areas[i]), SMALL_LEARNED * float(np.median(learned)))
 
 
 def _label_at(labels: NDArray[Any], x: int, y: int) -> int:
@@ -585,8 +596,12 @@ def _verdict(
         pawn_like = bool(sized) and _solid(s, lab, expected, labels, STRONG)[0] == "solid"
         return Verdict(None, False, why, pawn_like=pawn_like)
     name = CALIBRATION_ORDER[best].title
-    if not MIN_AREA <= s.area / looks.areas[best] <= MAX_AREA:
-        return Verdict(best, False, f"sized wrong ({name} x{s.area / looks.areas[best]:.2f})")
+    # (no bigger than MAX_AREA x his object at calibration, or x the pawns' common size
+    # where his was learned far smaller: a pale pawn on a pale card showed a third of
+    # himself there, fresh decks 5007, 5016 and 5028, and was "sized wrong" after)
+    size = s.area / looks.areas[best]
+    if size < MIN_AREA or s.area / _fullest(looks.areas, best) > MAX_AREA:
+        return Verdict(best, False, f"sized wrong ({name} x{size:.2f})")
     strong = STRONG
     # (Austro beside the grid only: for every pawn, on cards too, a light card's patch of
     # Borea's near-white became a pawn or a rival, and the referee benchmark's table 18

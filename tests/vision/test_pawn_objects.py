@@ -453,6 +453,22 @@ def test_a_pawn_unseen_at_calibration_borrows_the_others_size_and_is_named() -> 
     assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.JUGO, Position((2, 3)))]
 
 
+def test_a_pawn_learned_small_at_calibration_is_named_at_the_pawns_common_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Borea on a pale card at calibration: a third of his object learned (fresh deck 5016,
+    # 5000-5999 seed 31 #97: his object then 2.8 x that, "sized wrong", missed). The pawns
+    # are of one size, and the first look's rule holds here too (pawns.SMALL_LEARNED).
+    small = PawnLooks(LOOKS.colours, LOOKS.areas * np.array([1 / 3, 1, 1, 1, 1]), LOOKS.offsets)
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    _put(lab, g.cell_centre((2, 3)), tuple(LOOKS.colours[0]))
+    assert _look(lab, expected, looks=small) == {Spirit.BOREA: Position((2, 3))}
+    monkeypatch.setattr(pawn_objects, "SMALL_LEARNED", 0.0)
+    assert _look(lab, expected, looks=small) == {}
+
+
 def test_with_most_pawns_unseen_at_calibration_none_borrows_a_size() -> None:
     looks = _calibration_looks([0, 4])
     assert looks.areas[0] > 0 and looks.areas[4] > 0
