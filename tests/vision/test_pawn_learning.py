@@ -8,7 +8,7 @@ import pytest
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.grid_locator import to_lab
-from zefiria.vision.pawns import _least_glare, _strip, glare_added
+from zefiria.vision.pawns import _greys_too_alike, _least_glare, _strip, glare_added
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
@@ -165,3 +165,30 @@ def test_a_pawn_on_a_card_of_nearly_its_colour_is_refused_with_advice_that_can_h
     message = str(refused.value)
     assert message.startswith("pawns photo: Jugo on island 2 does not stand out from the card")
     assert "a card nearly the pawn's colour" in message and "glare or a shadow" in message
+
+
+def test_the_white_and_the_dark_pawn_learned_nearly_alike_are_refused() -> None:
+    # Fresh deck 5001 (5000-5999 seed 31, session of #6): Borea at L 50, Austro at L 38
+    # (a lamp's reflection over him): 1.8 times his luminance. A dark photo brings the
+    # two closer in L but not in luminance: fresh deck 3010 (seed 11), L 28 and 8, is
+    # 6.2 times; 3011, L 85 and 55, 2.9 times, read 15 pawns of 16 right.
+    def colours(white: float, dark: float) -> np.ndarray:
+        out = np.zeros((5, 3), np.float32)
+        out[CALIBRATION_ORDER.index(Spirit.BOREA), 0] = white
+        out[CALIBRATION_ORDER.index(Spirit.AUSTRO), 0] = dark
+        return out
+
+    assert _greys_too_alike(colours(50.1, 38.3))
+    assert not _greys_too_alike(colours(27.8, 7.8))
+    assert not _greys_too_alike(colours(84.9, 54.7))
+
+
+@pytest.mark.slow
+def test_a_session_whose_dark_pawn_was_learned_under_glare_is_refused() -> None:
+    # Fresh deck 5001 (5000-5999 seed 31, session of #6). Accepted, its six photos read
+    # Austro as Borea once and missed him silently three times.
+    sample = [s for s in make_dataset(7, 31, range(5000, 6000), per_setup=6)][6]
+    solved, pawns = sample.setup.calibration()
+    with pytest.raises(CalibrationError, match="Austro on island 5") as refused:
+        calibrate(solved.image, pawns.image)
+    assert "retake both photos" in str(refused.value)
