@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
@@ -240,6 +241,36 @@ def test_a_shadow_and_glare_on_the_card_are_no_objects() -> None:
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
     _, shapes = objects(lab, expected, mask)
     assert len(shapes) == 1
+
+
+def _white_added(lab: np.ndarray, amount: float) -> np.ndarray:
+    """Lab pixels with ``amount`` of 255 added to each of B, G, R, clipped at white."""
+    bgr = cv2.cvtColor(lab.astype(np.float32), cv2.COLOR_Lab2BGR)
+    out: np.ndarray = cv2.cvtColor(np.minimum(bgr + amount / 255.0, 1.0), cv2.COLOR_BGR2Lab)
+    return out
+
+
+def test_a_reflection_on_a_card_of_a_pawns_hue_is_not_that_pawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh deck 6034 (6000-6999 seed 43 #204): a lamp's reflection on a yellow card's
+    # edge, its red channel clipped, kept the card's yellow lit brighter and was named
+    # Jugo where no pawn stood.
+    g = _geometry()
+    side = g.board_size[0]
+    yellow = np.array([[[66.7, 10.2, 55.6]]], np.float32)
+    expected = np.broadcast_to(yellow, (side, side, 3)).copy()
+    lab = expected.copy()
+    x, y = (round(v) for v in g.cell_centre((2, 3)))
+    lab[y - 7 : y + 7, x - 6 : x + 6] = _white_added(yellow, 66.0)
+    lab[y - 7 : y + 7, x - 6 : x + 6] += np.random.default_rng(0).normal(0, 1.0, (14, 12, 3))
+    colours = LOOKS.colours.copy()
+    colours[CALIBRATION_ORDER.index(Spirit.JUGO)] = _white_added(yellow, 66.0)[0, 0]
+    looks = PawnLooks(colours, LOOKS.areas, LOOKS.offsets)
+    assert _look(lab, expected, looks=looks) == {}
+    # (of his colour and size, hiding nothing: only the reflection's test tells it apart)
+    monkeypatch.setattr(pawn_objects, "GLARE", 1.1)
+    assert _look(lab, expected, looks=looks) == {Spirit.JUGO: Position((2, 3))}
 
 
 def test_an_object_lit_and_shaded_that_hides_its_card_is_looked_at() -> None:
