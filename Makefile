@@ -17,7 +17,7 @@ demo: setup
 	$(BIN)/zefiria demo --fast
 
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # The folders are mapped to zefiria.* by pyproject; mypy sees them through a symlink tree.
 lint: setup
