@@ -666,6 +666,8 @@ def find_pawns(
     biggest = MAX_AREA * np.maximum(areas, SMALL_LEARNED * float(np.median(areas)))
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blobs = [b for b in cands[i] if MIN_AREA * areas[i] <= b[0] <= biggest[i]]
+        if not blobs and spirit is Spirit.BOREA:
+            blobs = _white_shrunk(cands, areas, objects, pitch)
         feet = [(b[0], b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in blobs]
         # (a sliver's foot is never placed, only doubted: see the sure ones below; a
         # sliver is slender and longer than this pawn's patch can be, half-res px)
@@ -838,6 +840,42 @@ def find_pawns(
     if found_at is not None:
         found_at += [placed[spirit] for spirit in found]
     return found, doubtful, unplaced
+
+
+def _white_shrunk(
+    cands: list[list[tuple[float, float, float]]],
+    areas: F64,
+    objects: ObjectSizes,
+    pitch: float,
+) -> list[tuple[float, float, float]]:
+    """The white pawn's one blob of his colour, too small to be him, when it is his lit part
+    on an object of a pawn's size that no other pawn's blob is on: [that blob], else [].
+
+    Under a light unlike the calibration's, his shaded side turns grey and leaves his
+    colour: fresh deck 6003 (6000-6999 seed 43 #18-#23) showed him at 0.37-0.44 of his
+    learned blob in four photos, each the only blob of his colour, on objects 1.3-2.0 times
+    it (a pawn's object holds his shadow too). The pawn so placed goes through every check
+    a pawn's blob does, and is in doubt (smaller than ``0.6`` of his area, see
+    :func:`find_pawns`): the referee is asked about him rather than about an empty card.
+    """
+    i = CALIBRATION_ORDER.index(Spirit.BOREA)
+    if len(cands[i]) != 1:
+        return []
+    blob = cands[i][0]
+    area, x, y = blob
+    if area < WHITE_SHRUNK * areas[i]:
+        return []
+    if not WHITE_OBJECT[0] * areas[i] <= objects.area_at(x, y) <= WHITE_OBJECT[1] * areas[i]:
+        return []
+    # (another pawn's lit top reads as white: on an object of another pawn's colour, he is
+    # not looked for)
+    for j, others in enumerate(cands):
+        if j != i and any(
+            b[0] >= MIN_AREA * areas[j] and np.hypot(b[1] - x, b[2] - y) < SAME * pitch
+            for b in others
+        ):
+            return []
+    return [blob]
 
 
 def _doubted_cells(
@@ -1423,6 +1461,10 @@ RING_WITH_SHADOW = 5.5
 
 MIN_AREA = 0.45  # x the learned area: a smaller blob is a sliver, not a pawn
 SMALL_DOUBT = 0.25  # x the learned area: ...but one this big leaves its card in doubt
+# The white pawn's lone blob this big, on an object this big (x his learned blob), is his
+# lit part (see _white_shrunk)
+WHITE_SHRUNK = 0.33
+WHITE_OBJECT = (0.7, 2.5)
 MAX_AREA = 2.5  # x the learned area: a bigger one is something else
 # ...x SMALL_LEARNED of the pawns' median at least: the pawns are of one size, and one
 # learned far smaller than the others showed little of his colour at calibration, not a

@@ -708,6 +708,42 @@ def test_the_white_pawn_split_by_his_light_is_found_or_doubted() -> None:
     assert seen == truth or (seen is None and (4, 1) in reading.uncertain)
 
 
+@pytest.mark.slow
+def test_the_white_pawn_shrunk_by_a_light_unlike_the_calibrations_is_placed_in_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh deck 6003 (`pawn_diag.py --designs 6000-6999 --seed 43 --read-only`): #18,
+    # Borea's one blob of his colour 0.44 of his learned one, on an object 1.33 times it
+    truth, seen, reading = pawn_seen(range(6000, 7000), 43, 18, Spirit.BOREA)
+    assert truth == seen == Position((1, 3))
+    assert (1, 3) in reading.uncertain
+    monkeypatch.setattr(pawns, "WHITE_SHRUNK", pawns.MIN_AREA)
+    _, unruled, reading = pawn_seen(range(6000, 7000), 43, 18, Spirit.BOREA)
+    assert unruled is None and (1, 3) in reading.uncertain
+
+
+def test_a_small_white_blob_on_another_pawns_object_is_not_the_white_pawn() -> None:
+    areas = np.full(len(CALIBRATION_ORDER), 100.0)
+    mask = np.zeros((200, 200), np.uint8)
+    mask[40:52, 40:52] = 1  # an object of 144 board px around (46, 46)
+    mask[120:170, 120:170] = 1  # one of 2500
+    objects = pawns.ObjectSizes(mask)
+    white = (40.0, 46.0, 46.0)
+    alone: list[list[tuple[float, float, float]]] = [[white], [], [], [], []]
+    assert pawns._white_shrunk(alone, areas, objects, 40.0) == [white]
+    # a lit top of the purple pawn, whose own blob is on the object
+    skyron = CALIBRATION_ORDER.index(Spirit.SKYRON)
+    beside = [list(c) for c in alone]
+    beside[skyron] = [(80.0, 47.0, 48.0)]
+    assert pawns._white_shrunk(beside, areas, objects, 40.0) == []
+    # smaller than his lit part can be, one of two, or on an object far bigger than a pawn
+    assert pawns._white_shrunk([[(30.0, 46.0, 46.0)], [], [], [], []], areas, objects, 40.0) == []
+    two = [[white, (40.0, 100.0, 20.0)], [], [], [], []]
+    assert pawns._white_shrunk(two, areas, objects, 40.0) == []
+    big = (40.0, 145.0, 145.0)
+    assert pawns._white_shrunk([[big], [], [], [], []], areas, objects, 40.0) == []
+
+
 def _pawn_over_red(body: tuple[float, float, float]) -> tuple[list, list, np.ndarray, int, int]:
     """A pawn's body of colour ``body`` on cell (2, 3) with a gem-red patch (a gem, or
     a blend of the pawn with red art) against its base, found for gems: the gems, the
