@@ -397,6 +397,8 @@ def test_a_grey_pawn_mostly_lost_to_the_light_leaves_his_card_in_doubt() -> None
     # Lit beyond his learned grey but for his foot (fresh 8000-8999 seed 19 #76: Borea's
     # blob 0.30 of his learned area, missed silently): too small to be placed, so his card
     # is not seen empty either. A speck of his grey (under a quarter of him) is no doubt.
+    # A third of him or more, on an object of his size, is his lit part: placed, in doubt
+    # (pawns._white_shrunk).
     colours, icovs = _pawn_colours()
     colours[0] = (60.0, 5.0, -5.0)
     mask_of = lambda lab, exp: (np.abs(lab - exp).sum(axis=-1) > 1).astype(np.uint8)  # noqa: E731
@@ -404,16 +406,18 @@ def test_a_grey_pawn_mostly_lost_to_the_light_leaves_his_card_in_doubt() -> None
     expected = _board((80.0, 0.0, 10.0))
     g = _geometry()
     x, y = (round(v) for v in g.cell_centre((1, 3)))
-    for kept, doubted in ((8, True), (6, False)):  # board px square left his grey
+    for kept, doubted, placed in ((7, True, False), (6, False, False), (8, False, True)):
+        # (kept: the board px square left his grey)
         lab = expected.copy()
         _stand(lab, (1, 3), colours[0], 0)
         lit = np.ones(lab.shape[:2], bool)
         lit[y - 1 : y - 1 + kept, x - 4 : x - 4 + kept] = False
         lab[y - 7 : y + 7, x - 6 : x + 6, 0] += 12.0 * lit[y - 7 : y + 7, x - 6 : x + 6]
-        found, _, unplaced = find_pawns(
+        found, in_doubt, unplaced = find_pawns(
             lab, expected, mask_of(lab, expected), colours, icovs, np.zeros((5, 2)), areas, g
         )
-        assert Spirit.BOREA not in found
+        assert (found.get(Spirit.BOREA) == Position((1, 3))) is placed, kept
+        assert (Spirit.BOREA in in_doubt) is placed, kept
         assert ((1, 3) in unplaced) is doubted, kept
 
 
