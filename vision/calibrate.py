@@ -426,6 +426,9 @@ def _fit_cards(
     quads, prints, deck = _reframe_on_colour(
         solved, geometry, channel, like, start, size, quads, prints, deck
     )
+    quads, prints, deck = _reframe_aside(
+        solved, geometry, channel, (grey_hi, like, polarity, free), start, size, quads, deck
+    ) or (quads, prints, deck)
     return CardFit(channel, geometry, board, lab, grey_hi, table_px, quads, prints, deck)
 
 
@@ -486,6 +489,90 @@ def _reframe_on_colour(
     ):
         return mixed, mixed_prints, mixed_deck
     return quads, prints, deck
+
+
+def _reframe_aside(
+    solved: U8,
+    geometry: BoardGeometry,
+    channel: str,
+    fit: tuple[F32, F32, int, bool],
+    start: F64,
+    size: tuple[float, float],
+    quads: F64,
+    deck: PrintDeck,
+) -> tuple[F64, U8, PrintDeck] | None:
+    """The cards whose print is still not framed fitted again from ``ASIDE`` of a card
+    beside where they were searched (in each of eight directions). A card is moved where
+    its print is then framed within ``COLOUR_SHIFT`` print px of where it was cut, with
+    no more cards off the deck's outline, if every such start agrees on that place; None
+    if no card is moved. ``fit``: the fine board in the print channel, the
+    table's likeness, the deck's edge polarity and whether sides are fitted free.
+
+    A card laid a quarter of a card off its cell, both of its sides on a table stripe as
+    pale as its border, is fitted from its cell on the strongest edges near there: its
+    neighbour's side and its own icon (fresh deck 6009's island 20, 13 board px left of
+    the card: its print was cut a third on the gap, and in every photo of the session the
+    card lying in that cell was read as island 20, in doubt). From beside the card its own
+    outline is nearer, and the deck's outline, which its print then matches, says it is
+    the card's. A place overlapping another card's fit is not taken: on a tight deck whose
+    cards end in a coloured band, the band of the card above passed for the bottom of a
+    card moved up onto it (fresh deck 5014's island 15, 4.9 board px up, 3.4 over its
+    neighbour; the deck's outline framed it there within 2 print px).
+    """
+    todo = np.flatnonzero(~deck.framed)
+    if not 0 < len(todo) <= ASIDE_MOST or _placed_wrong(deck):
+        return None
+    grey_hi, like, polarity, free = fit
+    off = int(_off_cards(deck).sum())
+    centres = quads.mean(axis=1)
+    kept: tuple[F64, U8, PrintDeck] | None = None
+    for i in todo.tolist():
+        places: list[F64] = []
+        tried: list[tuple[F64, U8, PrintDeck]] = []
+        for ox, oy in ASIDE_STARTS:
+            guess = start[[i]] + ASIDE * np.array([[ox * size[0], oy * size[1]]])
+            quad = find_quads(
+                grey_hi,
+                guess,
+                size,
+                grow=np.array([-1.0, 0.0, 1.0]),
+                polarity=polarity,
+                table=like,
+                free=free,
+            ).corners[0]
+            place = quad.mean(axis=0)
+            if np.abs(place - centres[i]).max() < PLACE_TOL:
+                continue  # (where it was: the start did not move it)
+            others = np.delete(centres, i, axis=0)
+            if bool((np.abs(others - place) < np.array(size)).all(axis=1).any()):
+                continue  # (cards do not overlap: that is another card's edge)
+            moved = (kept[0] if kept is not None else quads).copy()
+            moved[i] = quad
+            prints, moved_deck = _prints(solved, moved, geometry, channel)
+            if (
+                _framed_as_fitted(moved_deck)[i]
+                and int(_off_cards(moved_deck).sum()) <= off
+                and not _placed_wrong(moved_deck)
+            ):
+                places.append(place)
+                tried.append((moved, prints, moved_deck))
+        # (the places where its print is framed must be one: two is its outline against
+        # a look-alike of it)
+        if tried and np.ptp(np.array(places), axis=0).max() < PLACE_TOL:
+            kept = tried[0]
+            off = int(_off_cards(kept[2]).sum())
+            centres = kept[0].mean(axis=1)
+    return kept
+
+
+ASIDE = 0.3  # of a card's width and height: how far beside its first start a card is sought
+ASIDE_STARTS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+PLACE_TOL = 2.0  # board px: two fits this close found the card at one place
+# Only a fit with this many unframed prints at most: with more, its grid is in question and
+# moving cards changes which fit calibration keeps (held-out deck 4012, seven unframed: a
+# fit with five kept instead, its photos then read 30 cells more, one of them wrong, and
+# placed a pawn wrong; the tuning sets' moved cards were in fits with one or two)
+ASIDE_MOST = 2
 
 
 def _framed_as_fitted(deck: PrintDeck) -> NDArray[np.bool_]:
