@@ -50,3 +50,15 @@ def cells_not_read_right(sample: Sample, reading: Reading) -> list[Cell]:
     if grid is None:
         return list(ALL_CELLS)
     return [(r, c) for r, c in ALL_CELLS if grid[r][c] != sample.scene.island_at((r, c))]
+
+
+def islands_given(sample: Sample, reading: Reading) -> list[int]:
+    """The islands a reading gave (its null cells left out), each checked to be the one
+    lying in its cell."""
+    given = []
+    for r, c in ALL_CELLS:
+        island = reading.grid[r][c] if reading.grid is not None else None
+        if island is not None:
+            assert island == sample.scene.island_at((r, c)), f"cell {(r, c)} read as {island}"
+            given.append(island)
+    return given
