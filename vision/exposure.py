@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import SIZE
 
 from .board import BoardGeometry
+from .pixels import median
 
 F32 = NDArray[Any]
 U8 = NDArray[Any]
@@ -67,11 +68,11 @@ def match_exposure(
     # The light's scale measured on luminance, then taken to the (L + 16) scale it is on
     # the cards (a cube root): below L 8, L is linear in luminance and a near-black table
     # would understate it. Above, the same as the (L + 16) ratio.
-    ratio = float(np.median(luminance(seen[:, 0]) / luminance(then[:, 0])))
+    ratio = float(median(luminance(seen[:, 0]) / luminance(then[:, 0])))
     gain = ratio ** (1.0 / 3.0)
     if not MIN_GAIN <= gain <= MAX_GAIN:
         return None  # a light changed this much is no exposure drift: the cards decide
-    shift = np.median(seen[:, 1:] / gain - then[:, 1:], axis=0)
+    shift = median(seen[:, 1:] / gain - then[:, 1:], axis=0)
     # one pass over the board: L -> (L + 16) / gain - 16, a*, b* -> a*, b* / gain - shift
     m = np.zeros((3, 4), np.float32)
     np.fill_diagonal(m, 1.0 / gain)

@@ -26,7 +26,7 @@ from .pawns import (
     faintly_glared,
     lightness_follows,
 )
-from .pixels import components, shown_nearby
+from .pixels import components, median, shown_nearby
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -333,9 +333,9 @@ def _glare_gone(patch: F32, under: F32) -> bool:
     the blob under it is fairly flat (``WHITENED_FLAT``): fresh deck 5058's island 4, L
     spread 1.9 and 3.1."""
     spread = float(patch[:, 0].std())
-    if float(np.median(under[:, 0] - patch[:, 0])) <= GLARE_DROP:
+    if float(median(under[:, 0] - patch[:, 0])) <= GLARE_DROP:
         return False
-    if spread < FLAT_RED and float(np.median(under[:, 0])) >= GLARE_L:
+    if spread < FLAT_RED and float(median(under[:, 0])) >= GLARE_L:
         return True
     return spread < WHITENED_FLAT and faintly_glared(patch, under)
 
@@ -461,7 +461,7 @@ def _recoloured(patch: F32, under: F32) -> bool:
     from one side, but far off it (fresh deck 8079 #476: 0.83, and 20 L off); on flat art
     a gem may be as light as the card (DEV seed 5 #306 and #448: 2.6 and 3.2 L off)."""
     return (
-        float(np.median(np.abs(patch[:, 0] - under[:, 0]))) < LOOK_SHADED
+        float(median(np.abs(patch[:, 0] - under[:, 0]))) < LOOK_SHADED
         and float(under[:, 0].std()) >= FAINT_CARD
         and lightness_follows(patch[:, 0], under[:, 0]) > FLAT_GLARE_FOLLOWS
     )

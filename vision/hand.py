@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, Cell
 
 from .board import BoardGeometry
-from .pixels import components
+from .pixels import components, median
 from .profile import Profile
 from .residual import objects_mask, residual
 
@@ -64,8 +64,8 @@ def hand_outside(
     inner[o : h - o, o : w - o] = True
     res = residual(lab, ref, ref_blur)
     ring = res[~inner]
-    med = float(np.median(ring[::3]))
-    mad = float(np.median(np.abs(ring[::3] - med))) + 1e-3
+    med = float(median(ring[::3]))
+    mad = float(median(np.abs(ring[::3] - med))) + 1e-3
     detail = _detail(lab)
     changed = (res > max(med + 8.0 * mad, 0.5 * profile.cross_cost)) & ~inner
     # An arm of the table's own colour changes it little, but hides its grain (DEV hand
@@ -121,7 +121,7 @@ def _added_light(lab: F32, ref: F32, region: NDArray[np.bool_]) -> bool:
         return False
     chroma = np.hypot(lab[..., 1][region], lab[..., 2][region])
     ref_chroma = np.hypot(ref[..., 1][region], ref[..., 2][region])
-    return float(np.median(chroma) - np.median(ref_chroma)) <= GLARE_MAX_CHROMA
+    return float(median(chroma) - median(ref_chroma)) <= GLARE_MAX_CHROMA
 
 
 def _detail(lab: F32) -> F32:
@@ -229,7 +229,7 @@ def hand_reach(
 def relit_by_hand(card_light: F32) -> list[Cell]:
     """The cards whose expected light (``card_light``, each card's light shift, see
     :func:`.residual.relight_cards`) is unlike the others': relit to what hides them."""
-    odd = np.linalg.norm(card_light - np.median(card_light, axis=0), axis=1) > HAND_LIGHT
+    odd = np.linalg.norm(card_light - median(card_light, axis=0), axis=1) > HAND_LIGHT
     return [ALL_CELLS[i] for i in np.flatnonzero(odd)]
 
 

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .pixels import median
+
 F32 = NDArray[Any]
 F64 = NDArray[Any]
 
@@ -70,7 +72,7 @@ def card_ratios(lab: F32, expected: F32, centres: F64, size: tuple[int, int]) ->
     if inside:
         # (one median over all the cards at once: the same values, a tenth of the calls)
         ratio = (np.stack(seen) + 16.0) / np.maximum(np.stack(exp) + 16.0, 1.0)
-        out[inside] = np.median(ratio.reshape(len(inside), -1), axis=1)
+        out[inside] = median(ratio.reshape(len(inside), -1), axis=1)
     return out
 
 

@@ -25,7 +25,7 @@ from zefiria.engine.grid import Cell
 from .board import BoardGeometry
 from .pawn_shape import compact
 from .pawns import cell_of, see_through
-from .pixels import components, percentile_below
+from .pixels import components, median, percentile_below
 
 U8 = NDArray[Any]
 F32 = NDArray[Any]
@@ -150,7 +150,7 @@ def _pawn_core(
         if found is not None:
             return None  # two cores: the light's pattern, not one pawn
         core = cores[y0 : y0 + h, x0 : x0 + w] == j
-        if float(np.median(change[y0 : y0 + h, x0 : x0 + w][core])) < CORE_MEDIAN:
+        if float(median(change[y0 : y0 + h, x0 : x0 + w][core])) < CORE_MEDIAN:
             return None
         if see_through(lab, expected, core, bx + x0, by + y0) >= CORE_SEE_THROUGH:
             return None  # the print shows through: the light changed over the card

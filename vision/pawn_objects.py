@@ -48,7 +48,7 @@ from .pawns import (
     see_through,
     whitening,
 )
-from .pixels import colour_distance, components, percentile_below, shown_nearby
+from .pixels import colour_distance, components, median, percentile_below, shown_nearby
 
 F32 = NDArray[Any]
 F64 = NDArray[Any]
@@ -281,7 +281,7 @@ def learn_looks(
         # 6024, Borea's 9 times the others'; a look that big names glare as him)
         others = np.delete(areas, i)
         others = others[others > 0]
-        if areas[i] > 0 and len(others) and areas[i] > MAX_AREA * float(np.median(others)):
+        if areas[i] > 0 and len(others) and areas[i] > MAX_AREA * float(median(others)):
             looks[i], areas[i], where[i] = colours[i], 0.0, blobs[i]
     # A pawn standing on a card of nearly its own colour leaves only its shadow and rim in
     # the residual at calibration (fresh deck 4027: purple Skyron on purple art, missed
@@ -292,7 +292,7 @@ def learn_looks(
     if len(learned) >= LEARNED_FOR_AREA:
         for i, spirit in enumerate(CALIBRATION_ORDER[: len(areas)]):
             if areas[i] <= 0 and spirit not in GREYS:
-                areas[i] = float(np.median(learned))
+                areas[i] = float(median(learned))
     return PawnLooks(looks, areas, where - centres[: len(offsets)])
 
 
@@ -303,7 +303,7 @@ def _fullest(areas: F64, i: int) -> float:
     learned = areas[areas > 0]
     if len(learned) < LEARNED_FOR_AREA:
         return float(areas[i])
-    return max(float(areas[i]), SMALL_LEARNED * float(np.median(learned)))
+    return max(float(areas[i]), SMALL_LEARNED * float(median(learned)))
 
 
 def _label_at(labels: NDArray[Any], x: int, y: int) -> int:
@@ -363,11 +363,11 @@ def _median_colour(lab: F32, labels: NDArray[Any], s: Shape) -> tuple[F32, F32]:
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
     seen = lab[::2, ::2][box]
-    whole: F32 = np.median(seen[inside], axis=0)
+    whole: F32 = median(seen[inside], axis=0)
     core = cv2.erode(np.pad(inside, 1).astype(np.uint8), CROSS)[1:-1, 1:-1].astype(bool)
     if int(core.sum()) < CORE_PX:
         return whole, whole
-    out: F32 = np.median(seen[core], axis=0)
+    out: F32 = median(seen[core], axis=0)
     return whole, out
 
 
@@ -669,7 +669,7 @@ def _strong_on_table(s: Shape, expected: F32, labels: NDArray[Any], colour: F32)
     +0; missed silently 9 -> 6 and 20 -> 19; no pawn wrong or phantom more.)"""
     box = (slice(s.y0, s.y0 + s.h), slice(s.x0, s.x0 + s.w))
     inside = labels[box] == s.label
-    table = np.median(expected[::2, ::2][box][inside], axis=0)
+    table = median(expected[::2, ::2][box][inside], axis=0)
     return float(min(STRONG, max(FAINT_FLOOR, float(np.linalg.norm(colour - table)))))
 
 

@@ -20,7 +20,7 @@ from zefiria.engine.state import Position
 
 from .board import BoardGeometry
 from .pawn_shape import compact, sparse, spread, thin, too_slim
-from .pixels import colour_distance, components
+from .pixels import colour_distance, components, median
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -180,7 +180,7 @@ def _learn_pawns(
             raise CalibrationError(_not_standing_out(spirit, i))
         areas[i] = blob[0]
         offsets[i] = (blob[1] - centres[i][0], blob[2] - centres[i][1])
-    typical = float(np.median(areas))
+    typical = float(median(areas))
     # A pawn far bigger than the others may have spread over glare gone (see learn_pawns):
     # on a card of his hue, the card unlit passes for him (fresh decks 3061, 3064, 3077 and
     # 3103, seed 41: Borea, Jugo and Austro 3.4-8.4 times the others, refused). He alone
@@ -194,7 +194,7 @@ def _learn_pawns(
             if blob is not None:
                 areas[i] = blob[0]
                 offsets[i] = (blob[1] - centres[i][0], blob[2] - centres[i][1])
-        typical = float(np.median(areas))
+        typical = float(median(areas))
     for i, spirit in enumerate(CALIBRATION_ORDER):
         if areas[i] > MAX_AREA_SPREAD * typical or (
             strips[i] and areas[i] > STRIP_SPREAD * typical
@@ -663,7 +663,7 @@ def find_pawns(
         for b in near_grid
         if all(np.hypot(b[1] - c[1], b[2] - c[2]) > SAME * pitch for c in cands[austro])
     ]
-    biggest = MAX_AREA * np.maximum(areas, SMALL_LEARNED * float(np.median(areas)))
+    biggest = MAX_AREA * np.maximum(areas, SMALL_LEARNED * float(median(areas)))
     for i, spirit in enumerate(CALIBRATION_ORDER):
         blobs = [b for b in cands[i] if MIN_AREA * areas[i] <= b[0] <= biggest[i]]
         if not blobs and spirit is Spirit.BOREA:
@@ -671,7 +671,7 @@ def find_pawns(
         feet = [(b[0], b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in blobs]
         # (a sliver's foot is never placed, only doubted: see the sure ones below; a
         # sliver is slender and longer than this pawn's patch can be, half-res px)
-        longest = LONGEST_PATCH * float(np.sqrt(max(areas[i], float(np.median(areas))) / 4))
+        longest = LONGEST_PATCH * float(np.sqrt(max(areas[i], float(median(areas))) / 4))
         slim_feet = {f for f, b in zip(feet, blobs, strict=True) if slim.get(b, 0.0) > longest}
         feet = [f for f in feet if not far_outside(geometry, f[1], f[2])]
         if spirit is not Spirit.AUSTRO:  # only Austro may stand off the grid
@@ -1019,7 +1019,7 @@ SHADE_SHARE = 0.6  # share of that window that is the card in shade
 
 def _median_change(seen: F32, exp: F32) -> float:
     # (colour_distance: np.linalg.norm's values over the last axis, at half its cost)
-    return float(np.median(colour_distance(seen, exp)))
+    return float(median(colour_distance(seen, exp)))
 
 
 def faint_middle(lab: F32, expected: F32, x: float, y: float) -> bool:
@@ -1064,7 +1064,7 @@ def _unsure(
         # a change this strong, nearly all of it the pawn's colour, is the pawn even on a
         # card of a colour near its own (the learned spread is wide: shade and light)
         return False
-    if float(np.median(pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) >= LIKE_CARD:
+    if float(median(pawn_distances(exp, colours[i : i + 1], icovs[i : i + 1]))) >= LIKE_CARD:
         return False
     # On a card of a colour near the pawn's, the colours seen must be new to the card: a
     # card nudged or relit shows its own colours moved, a pawn colours found nowhere on it
@@ -1123,7 +1123,7 @@ def _novelty(seen: F32, expected: F32, x: float, y: float, reach: int) -> float:
     _, near = _around(expected, expected, x, y, UNSURE_WINDOW + reach)
     # (colour_distance: np.linalg.norm's values, at half its cost on these ~40k pairs)
     dist = colour_distance(seen[:, None, :], near[None, :, :]).min(axis=1)
-    return float(np.median(dist))
+    return float(median(dist))
 
 
 # A pawn on a card of nearly its colour is sure when most of what is seen lies this far
@@ -1173,9 +1173,9 @@ def glare_gone(seen: F32, exp: F32, expected: F32, x: float, y: float) -> bool:
     from the card's; Skyron standing under such glare in #140: L std 12.8, 66."""
     if float(seen[:, 0].std()) >= GONE_SPREAD:
         return False
-    if float(np.median(exp[:, 0] - seen[:, 0])) <= GLARE_DROP:
+    if float(median(exp[:, 0] - seen[:, 0])) <= GLARE_DROP:
         return False
-    if float(np.median(exp[:, 0])) < GLARE_L and not faintly_glared(seen, exp):
+    if float(median(exp[:, 0])) < GLARE_L and not faintly_glared(seen, exp):
         return False
     return _novelty(seen, expected, x, y, GONE_REACH) < NOVEL
 
@@ -1193,10 +1193,10 @@ def faintly_glared(seen: F32, exp: F32) -> bool:
     grey, whatever the cause (fresh deck 8003's dark pawn on a grey card, whitened by 0.33,
     was taken for glare gone and missed), so what is seen must have a hue
     (``GLARED_CHROMA``)."""
-    if float(np.hypot(*np.median(seen[:, 1:], axis=0))) < GLARED_CHROMA:
+    if float(np.hypot(*median(seen[:, 1:], axis=0))) < GLARED_CHROMA:
         return False
     white, off = whitening(exp, seen)
-    return float(np.median(white)) >= WHITENED and float(np.median(off)) < WHITENED_HUE
+    return float(median(white)) >= WHITENED and float(median(off)) < WHITENED_HUE
 
 
 GLARE_L = 85.0  # L: the card expected near white: glare in the calibration photo (also gems')
@@ -1324,8 +1324,8 @@ def _beside_grid(
     table = res[~inner][::3]
     if table.size == 0:
         return []
-    med = float(np.median(table))
-    mad = float(np.median(np.abs(table - med))) + 1e-3
+    med = float(median(table))
+    mad = float(median(np.abs(table - med))) + 1e-3
     seed_thr = med + SEED_MADS * mad
     grow: U8 = ((res > med + 6.0 * mad) & ~inner).astype(np.uint8)
     grow = cv2.morphologyEx(grow, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -1349,7 +1349,7 @@ def _beside_grid(
             # His shadow is part of the blob and draws its mean towards the table's colour
             # (fresh deck 8022 #132: nearest the white pawn's): his body is the half of it
             # that changed most.
-            body = pixels[change >= np.median(change)].mean(axis=0)
+            body = pixels[change >= median(change)].mean(axis=0)
             d = pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
             if int(np.argmin(d)) != austro:
                 continue
@@ -1364,7 +1364,7 @@ def _beside_grid(
             # off, and the dark pawn there is darker than the table by DARK_SHARE of its
             # L + 16. (Not a blob the board's edge cuts: what lies beyond is not seen.)
             drop = _dark_drop(table_l)
-            if float(np.median(table_l)) < float(colours[austro][0]) and d[austro] < AS_LEARNED:
+            if float(median(table_l)) < float(colours[austro][0]) and d[austro] < AS_LEARNED:
                 # A table darker than the dark pawn himself: his lit facets are lighter
                 # than it and his body barely darker, so a blob of his colour as learned
                 # need only be darker than the table somewhere (glare, all lighter, is
@@ -1392,7 +1392,7 @@ def _all_lighter(lab: F32, expected: F32, x: float, y: float, lightness: float) 
         return False
     table_l = exp[:, 0]
     # (on a table darker than he is, darker at all: see _beside_grid)
-    drop = _dark_drop(table_l) if float(np.median(table_l)) >= lightness else 0.0
+    drop = _dark_drop(table_l) if float(median(table_l)) >= lightness else 0.0
     return float((seen[:, 0] < table_l - drop).mean()) < DARK_PART
 
 

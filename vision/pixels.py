@@ -73,6 +73,29 @@ def percentile_below(a: F32, q: float, threshold: float) -> bool:
     return bool(float(np.percentile(a, q)) < threshold)
 
 
+def median(a: F32, axis: int | None = None) -> Any:
+    """``np.median(a, axis)``, the same values and dtype, by one partition: numpy's median
+    costs ~55 us of overhead a call on this machine, and a reading asks for ~40 of them on
+    a few dozen to a few thousand values (62 -> 4 us on 9 values of three channels).
+
+    The middle value, or the two middle values added in the input's precision and halved
+    (what numpy's mean of them does, exactly: halving is exact); an integer input's median
+    is a float64, as numpy's. Empty or NaN-holding inputs go to np.median itself."""
+    x = a.ravel() if axis is None else a
+    ax = 0 if axis is None else axis
+    n = x.shape[ax]
+    if n == 0 or (x.dtype.kind == "f" and np.isnan(x).any()):
+        return np.median(a, axis=axis)
+    h = n // 2
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    if n % 2:
+        return np.take(np.partition(x, h, axis=ax), h, axis=ax)
+    p = np.partition(x, (h - 1, h), axis=ax)
+    both = np.take(p, h - 1, axis=ax) + np.take(p, h, axis=ax)
+    return both / x.dtype.type(2)
+
+
 def strided(a: F32, shape: tuple[int, ...], strides: tuple[int, ...]) -> F32:
     """``np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)``: the same
     read-only view of ``a``, made by the array constructor when ``a`` is C-contiguous (a

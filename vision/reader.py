@@ -59,7 +59,7 @@ from .pawn_doubts import unexplained_cells
 from .pawn_objects import PawnLooks, looks_at, second_look
 from .pawns import find_pawns
 from .photo_io import PhotoError, check_image
-from .pixels import noise_photo
+from .pixels import median, noise_photo
 from .print_identity import Evidence, PrintDeck, certain
 from .profile import Profile
 from .reading import Reading, Status
@@ -170,7 +170,7 @@ def _refresh(profile: Profile) -> None:
     nominal = _card_mask(profile, profile.card_centres)
     sel = nominal.astype(bool)
     _cache.nominal = nominal
-    _cache.ref_light = float(np.median(_cache.lab[::4, ::4, 0][sel[::4, ::4]]))
+    _cache.ref_light = float(median(_cache.lab[::4, ::4, 0][sel[::4, ::4]]))
     _cache.ref_quartiles = quartiles(_cache.lab, nominal)
     _cache.ref_blur = residual_blur(_cache.lab[::2, ::2])
     _cache.ref_grain = table_grain(_cache.lab)
@@ -188,8 +188,8 @@ def _refresh(profile: Profile) -> None:
         _cache.maps, _cache.prints.card, profile.geometry.image_size, noise, profile.print_channel
     )
     # Print px to board px: a card's height in each.
-    board_w = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
-    board_h = float(np.median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
+    board_w = float(median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+    board_h = float(median(np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1)))
     pw, ph = _cache.prints.card
     _cache.board_per_print = np.array([board_w / pw, board_h / ph])
     _cache.key = profile.board
@@ -273,7 +273,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     nominal = _cache.nominal
     assert nominal is not None
     sel = nominal.astype(bool)
-    light = float(np.median(lab[::4, ::4, 0][sel[::4, ::4]]))
+    light = float(median(lab[::4, ::4, 0][sel[::4, ::4]]))
     if light < 0.25 * _cache.ref_light:
         return refuse(bare() or "image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
@@ -373,7 +373,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         )
         mask[reach & ~beside] = 0
     by_hand = np.array([cell in under_hand for cell in ALL_CELLS])
-    if float(np.median(own[~by_hand])) > MAX_OWN:
+    if float(median(own[~by_hand])) > MAX_OWN:
         return refuse(
             bare(arm is not None)
             or blur()
@@ -448,7 +448,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
     for spirit in [s for s, p in pawns.items() if not p.outside and p.cell in hidden]:
         del pawns[spirit]
         doubtful_pawns.discard(spirit)
-    offset = np.median(profile.pawn_offsets, axis=0)
+    offset = median(profile.pawn_offsets, axis=0)
     unseen = unexplained_cells(
         mask,
         res,

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .pixels import colour_distance
+from .pixels import colour_distance, median
 
 # OpenCV's type stubs return loosely typed arrays: the aliases name the intent only.
 F32 = NDArray[Any]
@@ -151,8 +151,8 @@ def objects_mask(res: F32, floor: float, mads: float = 6.0) -> U8:
     """Pixels that differ from the expectation by much more (``mads`` median absolute
     deviations) than the board's usual noise."""
     sample = res[::3, ::3]
-    med = float(np.median(sample))
-    mad = float(np.median(np.abs(sample - med))) + 1e-3
+    med = float(median(sample))
+    mad = float(median(np.abs(sample - med))) + 1e-3
     thr = max(floor, med + mads * mad)
     mask = (res > thr).astype(np.uint8)
     out: U8 = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
