@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from zefiria.vision.pixels import percentile_below, shown_nearby
+from zefiria.vision.pixels import median, percentile_below, shown_nearby
 
 
 @pytest.mark.parametrize("q", [5.0, 50.0, 90.0, 100.0])
@@ -22,6 +22,28 @@ def test_percentile_below_answers_as_numpy_does(q: float) -> None:
 def test_percentile_below_with_nan_answers_as_numpy_does() -> None:
     a = np.array([1.0, np.nan, 3.0], np.float32)
     assert percentile_below(a, 50.0, 10.0) is bool(np.percentile(a, 50.0) < 10.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int32])
+def test_median_gives_numpys_values_and_dtype(dtype: type) -> None:
+    rng = np.random.default_rng(11)
+    for trial in range(600):
+        n = int(rng.integers(1, 120))
+        shape = [(n,), (n, 3), (3, n)][trial % 3]
+        # coarse values for ties, and both odd and even counts
+        a = (rng.integers(0, 40, shape) * (1 if dtype in (np.uint8, np.int32) else 0.25)).astype(
+            dtype
+        )
+        for axis in (None, 0, 1) if a.ndim == 2 else (None, 0):
+            want, got = np.asarray(np.median(a, axis=axis)), np.asarray(median(a, axis=axis))
+            assert got.dtype == want.dtype and got.shape == want.shape, (shape, axis)
+            assert np.array_equal(got, want), (a.tolist(), axis)
+
+
+def test_median_of_nan_or_nothing_is_numpys() -> None:
+    assert np.isnan(median(np.array([1.0, np.nan, 3.0], np.float32)))
+    with pytest.warns(RuntimeWarning):
+        assert np.isnan(median(np.empty(0, np.float32)))
 
 
 def _board_with_mark(y: int, x: int) -> tuple[np.ndarray, np.ndarray]:
