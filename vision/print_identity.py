@@ -180,6 +180,7 @@ class PrintDeck:
         misframed = (np.abs(shift).max(axis=1) > OFF_PX) & (reg.strength < WEAK_SIDE)
         # As the outline placed them: what the calibration's own checks judge the grid by.
         self.outline_framed: NDArray[np.bool_] = reg.found & ~misframed
+        self.outline_found: NDArray[np.bool_] = reg.found  # (however far off or weak)
         self.outline_shifts = shift
         self.outlined = outline_at_sides(self.ref_cols) and outline_at_sides(self.ref_rows)
         # (a fainter outline still at the sides: trusted only if no card is off it)
