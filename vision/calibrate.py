@@ -125,30 +125,37 @@ def _calibrate_photos(solved: U8, pawns: U8) -> Profile:
     # the next channel (each try costs a whole fit); if none finds them, grey's reason is
     # given, and a later channel's other reason (it found the outlines) if it has one.
     first: OutlineError | None = None
+    grey: tuple[CardFit, CardFit] | None = None
     for channel in PRINT_CHANNELS:
+        fits = _card_fits(channel, solved, fit)
+        grey = grey or fits
         try:
-            return _calibrate_on(channel, solved, pawns, fit)
+            return _calibrate_fits(*fits, solved, pawns)
         except OutlineError as refused:
             first = first or refused
-    assert first is not None
+    assert first is not None and grey is not None
     # Refused in every channel: the grid may still be right, some cards' outlines merely
     # faint in grey, where the deck's layout vouches for them (see _check_framing). Only
     # then: let into every session, it changed which fit two accepted sessions kept, each
     # with more prints unframed (fresh deck 5014's island 15 moved 4.9 px onto its
-    # neighbour's band).
+    # neighbour's band). (Grey's fits are kept from its try: fitted again, fresh deck
+    # 3020's refusal took 26.0 s of CPU instead of 16.6; so, 20.1.)
     if not isinstance(first, FramingError):
         raise first
     try:
-        return _calibrate_on(PRINT_CHANNELS[0], solved, pawns, fit, layout_vouches=True)
+        rigid, free = (replace(f, layout_vouches=True) for f in grey)
+        return _calibrate_fits(rigid, free, solved, pawns)
     except OutlineError:
         raise first from None
 
 
-def _calibrate_on(
-    channel: str, solved: U8, pawns: U8, fit: GridFit, layout_vouches: bool = False
-) -> Profile:
-    """The profile with the prints cut from ``channel``, or :class:`CalibrationError`;
-    ``layout_vouches``: a card the deck's layout places as cut is not off (_check_framing)."""
+def _calibrate_on(channel: str, solved: U8, pawns: U8, fit: GridFit) -> Profile:
+    """The profile with the prints cut from ``channel``, or :class:`CalibrationError`."""
+    return _calibrate_fits(*_card_fits(channel, solved, fit), solved, pawns)
+
+
+def _card_fits(channel: str, solved: U8, fit: GridFit) -> tuple[CardFit, CardFit]:
+    """The rigid and the free fit of the cards, their prints cut from ``channel``."""
     # Two fits of the cards' corners (rigid outlines, and sides fitted each on its own: see
     # card_quads.find_quads), each with its own refitted lattice. The rigid one is kept
     # unless the free one's prints line up better with the deck's outline...
@@ -163,10 +170,11 @@ def _calibrate_on(
         spaced = _fit_cards(solved, fit, channel, free=False, spacing=True)
         if _misfit(spaced.deck)[:2] < _misfit(rigid.deck)[:2]:
             rigid = spaced
-    free = _fit_cards(solved, fit, channel, free=True)
-    if layout_vouches:
-        rigid = replace(rigid, layout_vouches=True)
-        free = replace(free, layout_vouches=True)
+    return rigid, _fit_cards(solved, fit, channel, free=True)
+
+
+def _calibrate_fits(rigid: CardFit, free: CardFit, solved: U8, pawns: U8) -> Profile:
+    """The profile of the fit to keep of the two, or :class:`CalibrationError`."""
     try:
         return _choose(rigid, free, solved, pawns, glare_again=False)
     except CalibrationError as refused:
