@@ -81,6 +81,7 @@ def median(a: F32, axis: int | None = None) -> Any:
     The middle value, or the two middle values added in the input's precision and halved
     (what numpy's mean of them does, exactly: halving is exact); an integer input's median
     is a float64, as numpy's. Empty or NaN-holding inputs go to np.median itself."""
+    a = np.asarray(a)  # (as numpy's, a list of numbers will do)
     x = a.ravel() if axis is None else a
     ax = 0 if axis is None else axis
     n = x.shape[ax]

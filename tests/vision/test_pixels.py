@@ -40,6 +40,11 @@ def test_median_gives_numpys_values_and_dtype(dtype: type) -> None:
             assert np.array_equal(got, want), (a.tolist(), axis)
 
 
+def test_median_of_a_list_is_numpys() -> None:
+    values = [3.0, 1.0, 2.0, 10.0]
+    assert median(values) == np.median(values) == 2.5
+
+
 def test_median_of_nan_or_nothing_is_numpys() -> None:
     assert np.isnan(median(np.array([1.0, np.nan, 3.0], np.float32)))
     with pytest.warns(RuntimeWarning):
