@@ -559,6 +559,7 @@ def _reframe_aside(
     for i in todo.tolist():
         places: list[F64] = []
         tried: list[tuple[F64, U8, PrintDeck]] = []
+        others = np.delete(centres, i, axis=0)
         for ox, oy in ASIDE_STARTS:
             guess = start[[i]] + ASIDE * np.array([[ox * size[0], oy * size[1]]])
             quad = find_quads(
@@ -573,7 +574,6 @@ def _reframe_aside(
             place = quad.mean(axis=0)
             if np.abs(place - centres[i]).max() < PLACE_TOL:
                 continue  # (where it was: the start did not move it)
-            others = np.delete(centres, i, axis=0)
             if bool((np.abs(others - place) < np.array(size)).all(axis=1).any()):
                 continue  # (cards do not overlap: that is another card's edge)
             moved = (kept[0] if kept is not None else quads).copy()
