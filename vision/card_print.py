@@ -142,13 +142,17 @@ def print_grey(photo_bgr: U8, channel: str = "grey") -> U8:
 
 def cut_prints(photo_bgr: U8, maps: list[F64], size: tuple[int, int], channel: str = "grey") -> U8:
     """(cards, h + 2 PAD, w + 2 PAD) prints of the photo (one channel), one per map."""
+    # One conversion of the photo costs less than converting 25 colour crops.
+    return cut_plane(print_grey(photo_bgr, channel), maps, size)
+
+
+def cut_plane(plane: U8, maps: list[F64], size: tuple[int, int]) -> U8:
+    """(cards, h + 2 PAD, w + 2 PAD) prints of a one-channel image of the photo."""
     w, h = size
     dsize = (w + 2 * PAD, h + 2 * PAD)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    # One conversion of the photo costs less than converting 25 colour crops.
-    grey = print_grey(photo_bgr, channel)
     out = [
-        cv2.warpPerspective(grey, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpPerspective(plane, m, dsize, flags=flags, borderMode=cv2.BORDER_REPLICATE)
         for m in maps
     ]
     return np.stack(out)
