@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
 
 from . import assignment
-from .bare_table import no_grid, table_colours, table_shares
+from .bare_table import no_grid, table_colours, table_shares, table_unseen
 from .board import BoardWarp
 from .camera_drift import camera_moved, camera_moved_far
 from .card_identity import (
@@ -215,6 +215,11 @@ def _last_one_left(sure: NDArray[np.bool_], unseen: NDArray[np.bool_]) -> NDArra
     return left
 
 
+# A frame with no contrast this light (L*) is washed out, not blank: the camera's fault.
+WHITE = 97.0
+WASHED_OUT = "image is washed out: all white (light straight into the lens, or the exposure?)"
+
+
 def read_table(image_bgr: U8, profile: Profile) -> Reading:
     """Read one photo taken from the calibrated camera pose. Never raises on bad photos."""
     start = time.perf_counter()
@@ -278,8 +283,9 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         return refuse(bare() or "image too dark: the table is not lit")
     if float(np.percentile(lab[::4, ::4, 0], 95) - np.percentile(lab[::4, ::4, 0], 5)) < 3.0:
         # (a plain table, evenly lit, with its cards cleared away is as even)
-        return refuse(bare() or "image is blank: no contrast at all")
-    assert _cache.ring is not None
+        blank = WASHED_OUT if light > WHITE else "image is blank: no contrast at all"
+        return refuse(bare() or blank)
+    assert _cache.ring is not None and _cache.table_colours is not None
     # The light matched on the bare table around the grid (fixed pixels); on the cards'
     # quartiles only when the table cannot tell (see exposure.py)
     matched = match_exposure(lab, ref, _cache.ring, _cache.table)
@@ -331,6 +337,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             bare()
             or blur()
             or camera_moved(lab, ref, g)
+            or table_unseen(lab, _cache.table_colours, _cache.ring)
             or f"{HAND_OVER} ({int(covered.sum())} cards hidden)"
         )
 

@@ -91,6 +91,24 @@ def test_black_frame_and_wrong_size_are_unreadable() -> None:
     assert small.status is Status.UNREADABLE and "calibrated" in (small.reason or "")
 
 
+def test_a_frame_of_noise_or_all_white_is_said_to_be_the_cameras_fault() -> None:
+    # A faulty camera's noise was taken for "hand or object over the cards" (20 cards
+    # hidden), and a white frame called blank: the players would wait for a hand, or look
+    # at the table, instead of at the camera.
+    profile = _profile(0)
+    w, h = profile.geometry.image_size
+    noise = np.random.default_rng(0).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    reading = read_table(noise, profile)
+    assert reading.status is Status.UNREADABLE
+    assert (reading.reason or "").startswith("camera view lost"), reading.reason
+    white = read_table(np.full((h, w, 3), 255, np.uint8), profile)
+    assert white.status is Status.UNREADABLE
+    assert "washed out" in (white.reason or ""), white.reason
+    # (a mid-grey frame is still blank)
+    grey = read_table(np.full((h, w, 3), 128, np.uint8), profile)
+    assert "blank" in (grey.reason or ""), grey.reason
+
+
 def test_calibration_refuses_bad_photos() -> None:
     solved, pawns = _samples()[0].setup.calibration()
     rng = np.random.default_rng(0)
