@@ -298,14 +298,20 @@ class Referee:
             reason = str(reading.get("reason") or "the table cannot be read")
             # (imported here: the vision package brings OpenCV, which judging a table the
             # camera did read, or `zefiria check`, does without)
+            from zefiria.vision.bare_table import VIEW_LOST
             from zefiria.vision.camera_drift import CAMERA_MOVED
             from zefiria.vision.focus import OUT_OF_FOCUS
+            from zefiria.vision.reader import WASHED_OUT
 
-            if reason.startswith(CAMERA_MOVED):
-                # (no hand to wait out: nothing will read until the players act)
-                return Outcome("unreadable", self._w("camera_moved"), camera=True)
-            if reason.startswith(OUT_OF_FOCUS):
-                return Outcome("unreadable", self._w("blurred"), camera=True)
+            # (no hand to wait out: nothing will read until the players act)
+            for said, words in (
+                (CAMERA_MOVED, "camera_moved"),
+                (OUT_OF_FOCUS, "blurred"),
+                (VIEW_LOST, "view_lost"),
+                (WASHED_OUT, "washed_out"),
+            ):
+                if reason.startswith(said):
+                    return Outcome("unreadable", self._w(words), camera=True)
             if reason.startswith(HAND_OVER):
                 return self._hand_over(hands, reason)
             return Outcome("unreadable", reason)

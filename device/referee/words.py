@@ -90,6 +90,8 @@ WORDS: dict[str, dict[str, str]] = {
         "cal_cancelled": "calibration cancelled: the old profile stays",
         "camera_moved": "the camera moved: put it back as it was, or hold OK: Calibrate the camera",
         "blurred": "the photo is blurred: wipe the camera's lens or check its focus",
+        "view_lost": "the camera sees no table: is its lens covered, or its cable loose?",
+        "washed_out": "the photo is all white: turn the lamp away from the camera's lens",
         "hand_stays": (
             "No hand on the cards? Then the camera moved: put it back or hold OK: Calibrate"
         ),
@@ -179,6 +181,8 @@ WORDS: dict[str, dict[str, str]] = {
         "cal_put_back": "calibrato: rimettete carte e pedine della partita come erano",
         "cal_cancelled": "calibrazione annullata: resta il profilo di prima",
         "blurred": "la foto è sfocata: pulite l'obiettivo della fotocamera o regolatene il fuoco",
+        "view_lost": "la fotocamera non vede il tavolo: obiettivo coperto, o cavo staccato?",
+        "washed_out": "la foto è tutta bianca: allontanate la luce dall'obiettivo della fotocamera",
         "camera_moved": (
             "la fotocamera si è spostata: rimettetela com'era, o tenete OK: Calibra la fotocamera"
         ),

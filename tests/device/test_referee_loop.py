@@ -18,8 +18,9 @@ from zefiria.device.referee.words import word
 from zefiria.engine.observation import Observation
 from zefiria.engine.spirits import Spirit
 from zefiria.engine.state import Difficulty, Mode, Phase
-from zefiria.vision.bare_table import NO_GRID
+from zefiria.vision.bare_table import NO_GRID, VIEW_LOST
 from zefiria.vision.focus import OUT_OF_FOCUS
+from zefiria.vision.reader import WASHED_OUT
 
 from .referee_doubles import BlindSpotReader, TruthReader, simulated
 
@@ -349,6 +350,35 @@ def test_a_blurred_photo_asks_for_the_lens_and_changes_nothing(tmp_path: Path) -
     for _ in range(2):
         outcome = sim.session.read_now()
         assert outcome.kind == "unreadable" and outcome.message == word("en", "blurred")
+        assert isinstance(screens[-1], MessageView) and "lens" in screens[-1].text
+    assert buzzes == ["mismatch"] and sim.referee.state == before
+    sim.session.reader = truth
+    assert sim.session.read_now().kind != "unreadable"
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        (
+            f"{VIEW_LOST}: the table around the grid is not seen (1% of it as calibrated)",
+            "view_lost",
+        ),
+        (WASHED_OUT, "washed_out"),
+    ],
+)
+def test_a_camera_that_shows_no_table_says_so_and_changes_nothing(
+    tmp_path: Path, reason: str, words: str
+) -> None:
+    """A faulty or covered camera (no table seen) or light into its lens (all white) is the
+    camera's fault: worded for the players, one buzz, and the game does not change."""
+    sim, screens, buzzes = _in_a_turn_counting_buzzes(tmp_path)
+    before = sim.referee.state
+    truth = sim.session.reader
+    sim.session.reader = lambda _image: {"status": "unreadable", "reason": reason}
+    for _ in range(HAND_LOOKS + 1):
+        outcome = sim.session.read_now()
+        assert outcome.kind == "unreadable" and outcome.camera
+        assert outcome.message == word("en", words)
         assert isinstance(screens[-1], MessageView) and "lens" in screens[-1].text
     assert buzzes == ["mismatch"] and sim.referee.state == before
     sim.session.reader = truth
