@@ -151,7 +151,8 @@ def _calibrate_photos(solved: U8, pawns: U8) -> Profile:
     # the layout's choice reads better where both accept (fresh 8000-8999 seed 77, deck
     # 8000: 175 cells of 200 right and every pawn, against 66 and a phantom pawn on the
     # fit the table confirmed first). Only the fits the table confirms are tried again.
-    rigid, free = (replace(f, table_confirms=_table_confirms(solved, f)) for f in grey)
+    photo = _shade_weighed(solved)  # (once for both fits: the whole photo in Lab)
+    rigid, free = (replace(f, table_confirms=_table_confirms(solved, photo, f)) for f in grey)
     if not (rigid.table_confirms or free.table_confirms):
         raise first
     try:
@@ -623,7 +624,7 @@ PLACE_TOL = 2.0  # board px: two fits this close found the card at one place
 ASIDE_MOST = 2
 
 
-def _table_confirms(solved: U8, cards: CardFit) -> bool:
+def _table_confirms(solved: U8, photo: F32, cards: CardFit) -> bool:
     """Whether the cards' outlines against the table frame all but ``LOOSE_MOST`` of their
     prints within ``TIGHT_PX`` of where they were cut: a fit grey refused as not fitting
     its cards (:func:`_check_framing`) then passes that check.
@@ -638,11 +639,12 @@ def _table_confirms(solved: U8, cards: CardFit) -> bool:
     but 0-4 cards. Along the loose fits of a striped table or of cards laid close (DEV
     seed 24 design 15 and seed 26 design 10, fresh 3020 and 3023: centres 3-7 photo px
     off the truth at the median) 6-19 cards are further off; along a grid placed wrong
-    (fresh 3027, 5003, 5022), 19-24.
+    (fresh 3027, 5003, 5022), 19-24. ``photo`` is ``solved`` shade-weighed in Lab
+    (:func:`_shade_weighed`).
     """
     geometry = cards.geometry
     table = _table_model(_shade_weighed(geometry.warp_fine(solved)), geometry)
-    like = (_likeness(_shade_weighed(solved), table) * 255).astype(np.uint8)
+    like = (_likeness(photo, table) * 255).astype(np.uint8)
     size = print_size(cards.quads, geometry)
     deck = PrintDeck(cut_plane(like, print_maps(cards.quads, geometry, size), size))
     loose = ~deck.outline_found | (np.abs(deck.outline_shifts).max(axis=1) > TIGHT_PX)
