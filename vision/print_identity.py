@@ -90,6 +90,19 @@ UNFRAMED_SIDE = 0.75
 # (fresh decks 3000-3999: 0.9 points more cells read, none wrong; 5030 still refused).
 POOR_FIT = 0.7
 MISFITS = 6
+# On a striped or checked table the outline's registration can take a stripe one period
+# on for a card's side (print px 6-8 off, as sure as the right one): that card, and any
+# island whose calibration print was so cut, then fits no print, and with MISFITS such
+# cards the whole photo is in doubt (fresh design 6018, 6000-6999 seed 43: 8 photos, 134
+# cells left null of 200, all 25 in two). When WIDE_CELLS framed cards or more fit no
+# island better than WIDE_FIT, each is compared again at every alignment within WIDE
+# print px of its outline's. (Pawns and gems spoil a few cards' fit in every photo: on
+# 6000-6099, seed 43, no photo of another design had more than 7 cards fitting nothing
+# within 0.3, and 6018's had 6-12. A search for every card, 25 x 80 more alignments,
+# costs about 0.3 s a photo and leaves more rivals nearly as close.)
+WIDE = 12
+WIDE_FIT = 0.3
+WIDE_CELLS = 8
 # A card whose outline was not found (nor placed on the layout) that fits its island's print
 # this closely is compared on the right pixels all the same: the print search reaches
 # card_print.REACH around the calibrated place, and a print cut where the card does not lie
@@ -274,13 +287,8 @@ class PrintDeck:
         # (not a card placed on the layout: its outline's peaks are not where it lies)
         alt = np.where((shift == reg.shift).all(axis=1)[:, None], reg.alt, shift)
         for cells, moved in _second_alignments(shift, alt):
-            e2 = self._misfits(soft[cells], moved)
-            t2 = np.sort(e2, axis=3)[..., : nb - DROP].sum(axis=3)
-            better = t2.min(axis=2) < total[cells].min(axis=2)  # (m, 25)
-            rows, isl = np.nonzero(better)
-            err[cells[rows], isl] = e2[rows, isl]
-            total[cells[rows], isl] = t2[rows, isl]
-            at[cells[rows], isl] = moved[rows]
+            self._compare_also(soft, cells, moved, err, total, at)
+        self._search_wide(soft, shift, framed, err, total, at)
         best = np.argmin(total, axis=2)
         n = len(prints)
         ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
@@ -295,6 +303,57 @@ class PrintDeck:
             at=at,
         )
         return ev, shift
+
+    def _compare_also(
+        self,
+        soft: F32,
+        cells: NDArray[np.intp],
+        moved: NDArray[np.intp],
+        err: F32,
+        total: F32,
+        at: NDArray[np.intp],
+    ) -> None:
+        """``cells`` compared again at ``moved`` (an alignment each); each island keeps the
+        alignment its print fits best (``err``, ``total``, ``at`` updated in place)."""
+        nb = BLOCKS[0] * BLOCKS[1]
+        e2 = self._misfits(soft[cells], moved)
+        t2 = np.sort(e2, axis=3)[..., : nb - DROP].sum(axis=3)
+        better = t2.min(axis=2) < total[cells].min(axis=2)  # (m, 25)
+        rows, isl = np.nonzero(better)
+        err[cells[rows], isl] = e2[rows, isl]
+        total[cells[rows], isl] = t2[rows, isl]
+        at[cells[rows], isl] = moved[rows]
+
+    def _search_wide(
+        self,
+        soft: F32,
+        shift: NDArray[np.intp],
+        framed: NDArray[np.bool_],
+        err: F32,
+        total: F32,
+        at: NDArray[np.intp],
+    ) -> None:
+        """When WIDE_CELLS framed cards or more fit no island's print within WIDE_FIT, each
+        of them compared again at every alignment within WIDE print px of its outline's
+        (in place: see :meth:`_compare_also`)."""
+        per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
+        poor = framed & (total.min(axis=(1, 2)) / per_px > WIDE_FIT)
+        if int(poor.sum()) < WIDE_CELLS:
+            return
+        cells = np.flatnonzero(poor)
+        _, height, width = soft.shape
+        w, h = self.size
+        x0, y0 = self.origin
+        # (steps of the REACH-wide search around each alignment tile the square; every
+        # window stays on the print)
+        lo = np.array([REACH - x0, REACH - y0])
+        hi = np.array([width - x0 - w - REACH, height - y0 - h - REACH])
+        offsets = range(-WIDE, WIDE + 1, 2 * REACH + 1)
+        for oy in offsets:
+            for ox in offsets:
+                if ox or oy:
+                    moved = np.clip(shift[cells] + np.array([ox, oy]), lo, hi)
+                    self._compare_also(soft, cells, moved, err, total, at)
 
     def _misfits(self, soft: F32, shift: NDArray[np.intp]) -> F32:
         """(cells, 25, shifts, blocks) squared misfit of each block of each cell's window

@@ -11,11 +11,13 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
+from zefiria.vision import print_identity
 from zefiria.vision.calibrate import outline_trusted
 from zefiria.vision.card_print import (
     FAINT_OVER_TYPICAL,
     FAINT_SIDE,
     PAD,
+    Registration,
     align,
     edge_profiles,
     outline_at_sides,
@@ -26,6 +28,8 @@ from zefiria.vision.print_identity import (
     LAYOUT_NEAR,
     POOR_FIT,
     SIDE_SEEN,
+    WIDE_CELLS,
+    WIDE_FIT,
     Layout,
     PrintDeck,
     _beaten,
@@ -444,3 +448,51 @@ def test_a_card_given_an_island_another_card_fits_far_better_is_beaten() -> None
     # other island's card fits it better still, but not far better than its own island).
     cost[1, 1] = 0.30
     assert not _beaten(cost, choice).any()
+
+
+def _aliased(monkeypatch: pytest.MonkeyPatch, cells: list[int], dx: int) -> None:
+    """The outline registration puts ``cells`` ``dx`` px right of where their cards lie,
+    as on a striped table whose stripes, one period on, pass for a card's sides."""
+    real = print_identity.register
+
+    def register(prints: np.ndarray, cols: np.ndarray, rows: np.ndarray) -> Registration:
+        reg = real(prints, cols, rows)
+        shift = reg.shift.copy()
+        shift[cells, 0] += dx
+        return dataclasses.replace(reg, shift=shift, alt=shift.copy())
+
+    monkeypatch.setattr(print_identity, "register", register)
+
+
+@pytest.mark.parametrize("aliased", [WIDE_CELLS, 25])
+def test_many_cards_registered_a_stripe_off_are_sought_wider_and_fit(
+    deck: PrintDeck, monkeypatch: pytest.MonkeyPatch, aliased: int
+) -> None:
+    # Fresh design 6018 (6000-6999, seed 43): on a striped table a third of the cards
+    # were registered 7-8 px off, fitted no print, and the whole photo was in doubt.
+    prints = np.stack([_print(k + 1, seed=600 + k) for k in range(25)])
+    cells = list(range(aliased))
+    _aliased(monkeypatch, cells, 8)
+    ev, shift = deck.evidence(prints)
+    assert shift[cells, 0].tolist() == [8] * aliased  # (the outline's alignment is kept)
+    assert np.argmin(ev.cost, axis=1).tolist() == list(range(25))
+    assert (ev.cost[np.arange(25), np.arange(25)] < FIT_FRAMES).all()
+    assert np.abs(ev.at[cells, cells]).max() <= 1  # (searched a px each way around it)
+    sure = certain(ev, deck, np.zeros((25, 25), np.float32), np.arange(25))
+    # (with every card sought so wide, a few rivals also find alignments that fit them
+    # nearly as well: fewer cards are told apart, none wrongly)
+    assert sure.all() if aliased == WIDE_CELLS else sure.sum() >= 15
+
+
+def test_a_few_cards_registered_off_are_not_sought_wider(
+    deck: PrintDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pawns and gems spoil a few cards' fit in every photo: fewer than WIDE_CELLS cards
+    # fitting nothing are left as they are (a wider search for them costs time, and a card
+    # under a pawn fits nothing better anywhere).
+    prints = np.stack([_print(k + 1, seed=600 + k) for k in range(25)])
+    cells = list(range(WIDE_CELLS - 1))
+    _aliased(monkeypatch, cells, 8)
+    ev, _ = deck.evidence(prints)
+    assert (ev.cost[cells, cells] > WIDE_FIT).all()
+    assert (ev.at[cells, cells, 0] >= 7).all()
