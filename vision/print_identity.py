@@ -149,6 +149,16 @@ NEAR_PX = OFF_PX
 
 
 @dataclass(frozen=True)
+class _BestFits:
+    """Each (cell, island) pairing's best comparison so far; its arrays are updated in
+    place as more alignments are tried."""
+
+    err: F32  # (cells, islands, shifts, blocks) squared misfit of each block
+    total: F32  # (cells, islands, shifts) the same, worst blocks left out, summed
+    at: NDArray[np.intp]  # (cells, islands, 2) the alignment each pairing was compared at
+
+
+@dataclass(frozen=True)
 class Evidence:
     """A reading's print comparisons."""
 
@@ -280,6 +290,7 @@ class PrintDeck:
         err = self._misfits(soft, shift)  # (n, 25, S, B)
         total = np.sort(err, axis=3)[..., : nb - DROP].sum(axis=3)
         at = np.repeat(shift[:, None, :], err.shape[1], axis=1)  # (n, 25, 2)
+        fits = _BestFits(err, total, at)
         # A card with a second outline nearly as good (a frame inside its border) is also
         # compared there; each island keeps the alignment its own print fits best, so that
         # a card framed by its inner outline now and its outer one at calibration (or the
@@ -287,8 +298,8 @@ class PrintDeck:
         # (not a card placed on the layout: its outline's peaks are not where it lies)
         alt = np.where((shift == reg.shift).all(axis=1)[:, None], reg.alt, shift)
         for cells, moved in _second_alignments(shift, alt):
-            self._compare_also(soft, cells, moved, err, total, at)
-        self._search_wide(soft, shift, framed, err, total, at)
+            self._compare_also(soft, cells, moved, fits)
+        self._search_wide(soft, shift, framed, fits)
         best = np.argmin(total, axis=2)
         n = len(prints)
         ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
@@ -305,39 +316,27 @@ class PrintDeck:
         return ev, shift
 
     def _compare_also(
-        self,
-        soft: F32,
-        cells: NDArray[np.intp],
-        moved: NDArray[np.intp],
-        err: F32,
-        total: F32,
-        at: NDArray[np.intp],
+        self, soft: F32, cells: NDArray[np.intp], moved: NDArray[np.intp], fits: _BestFits
     ) -> None:
         """``cells`` compared again at ``moved`` (an alignment each); each island keeps the
-        alignment its print fits best (``err``, ``total``, ``at`` updated in place)."""
+        alignment its print fits best (``fits`` updated in place)."""
         nb = BLOCKS[0] * BLOCKS[1]
         e2 = self._misfits(soft[cells], moved)
         t2 = np.sort(e2, axis=3)[..., : nb - DROP].sum(axis=3)
-        better = t2.min(axis=2) < total[cells].min(axis=2)  # (m, 25)
+        better = t2.min(axis=2) < fits.total[cells].min(axis=2)  # (m, 25)
         rows, isl = np.nonzero(better)
-        err[cells[rows], isl] = e2[rows, isl]
-        total[cells[rows], isl] = t2[rows, isl]
-        at[cells[rows], isl] = moved[rows]
+        fits.err[cells[rows], isl] = e2[rows, isl]
+        fits.total[cells[rows], isl] = t2[rows, isl]
+        fits.at[cells[rows], isl] = moved[rows]
 
     def _search_wide(
-        self,
-        soft: F32,
-        shift: NDArray[np.intp],
-        framed: NDArray[np.bool_],
-        err: F32,
-        total: F32,
-        at: NDArray[np.intp],
+        self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_], fits: _BestFits
     ) -> None:
         """When WIDE_CELLS framed cards or more fit no island's print within WIDE_FIT, each
         of them compared again at every alignment within WIDE print px of its outline's
-        (in place: see :meth:`_compare_also`)."""
+        (``fits`` updated in place: see :meth:`_compare_also`)."""
         per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
-        poor = framed & (total.min(axis=(1, 2)) / per_px > WIDE_FIT)
+        poor = framed & (fits.total.min(axis=(1, 2)) / per_px > WIDE_FIT)
         if int(poor.sum()) < WIDE_CELLS:
             return
         cells = np.flatnonzero(poor)
@@ -353,7 +352,7 @@ class PrintDeck:
             for ox in offsets:
                 if ox or oy:
                     moved = np.clip(shift[cells] + np.array([ox, oy]), lo, hi)
-                    self._compare_also(soft, cells, moved, err, total, at)
+                    self._compare_also(soft, cells, moved, fits)
 
     def _misfits(self, soft: F32, shift: NDArray[np.intp]) -> F32:
         """(cells, 25, shifts, blocks) squared misfit of each block of each cell's window
