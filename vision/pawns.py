@@ -120,6 +120,7 @@ def _learn_pawns(
     offsets = np.zeros((5, 2))
     areas = np.zeros(5)
     strips = np.zeros(5, bool)
+    anchors = np.zeros((5, 2))  # where each pawn changed his card most (board px)
     for i, spirit in enumerate(CALIBRATION_ORDER):
         cx, cy = centres[i]
         # The pawn is what changed most on its card (a standing pawn seen at an angle may
@@ -163,6 +164,7 @@ def _learn_pawns(
         strong = res[ys, xs] >= np.quantile(res[ys, xs], LEARN_FROM)
         pix = lab[ys[strong], xs[strong]].astype(np.float64)
         colours[i] = pix.mean(axis=0)
+        anchors[i] = (float(xs[strong].mean()), float(ys[strong].mean()))
         under = ref[ys[strong], xs[strong]].astype(np.float64).mean(axis=0)
         if float(np.linalg.norm(colours[i] - under)) < UNLIKE_CARD:
             # What changed looks like the card itself: glare or a shadow that moved between
@@ -175,7 +177,7 @@ def _learn_pawns(
     # pawn's own card counts: the same colour may appear elsewhere on the board.
     found = _blobs(lab, ref, mask, colours, icovs, strict=False)
     for i, spirit in enumerate(CALIBRATION_ORDER):
-        blob = _own_blob(found[i], centres[i], card_area, pitch)
+        blob = _own_blob(found[i], centres[i], card_area, pitch, anchors[i])
         if blob is None:
             raise CalibrationError(_not_standing_out(spirit, i))
         areas[i] = blob[0]
@@ -190,7 +192,7 @@ def _learn_pawns(
     if big.any() and glare_moved_off is not None:
         again = _blobs(lab, ref, mask & ~glare_moved_off, colours, icovs, strict=False)
         for i in np.flatnonzero(big).tolist():
-            blob = _own_blob(again[i], centres[i], card_area, pitch)
+            blob = _own_blob(again[i], centres[i], card_area, pitch, anchors[i])
             if blob is not None:
                 areas[i] = blob[0]
                 offsets[i] = (blob[1] - centres[i][0], blob[2] - centres[i][1])
@@ -249,10 +251,21 @@ def _not_standing_out(spirit: Spirit, i: int) -> str:
 
 
 def _own_blob(
-    blobs: list[tuple[float, float, float]], centre: F64, card_area: float, pitch: int
+    blobs: list[tuple[float, float, float]],
+    centre: F64,
+    card_area: float,
+    pitch: int,
+    anchor: F64 | None = None,
 ) -> tuple[float, float, float] | None:
     """The biggest of a pawn's colour ``blobs`` (area, x, y) on its own card, if any: the
-    same colour may appear elsewhere on the board."""
+    same colour may appear elsewhere on the board.
+
+    With ``anchor`` (board px: where the pawn changed his card most), the biggest within
+    ``ANCHOR_REACH`` pitches of it, if any: a table of the pawn's colour beside his card
+    makes blobs of his colour there too, bigger than the pawn (fresh deck 8013, 8000-8999
+    seed 19: Skyron on a purple table learned 0.74 of a pitch off himself, from the table
+    by the card's corner; then placed a cell off in three photos).
+    """
     cx, cy = centre
     near = [
         b
@@ -261,7 +274,14 @@ def _own_blob(
         and abs(b[1] - cx) < 0.5 * pitch
         and -0.8 * pitch < b[2] - cy < 0.5 * pitch
     ]
+    if anchor is not None:
+        ax, ay = anchor
+        on = [b for b in near if np.hypot(b[1] - ax, b[2] - ay) < ANCHOR_REACH * pitch]
+        near = on or near
     return max(near) if near else None
+
+
+ANCHOR_REACH = 0.25  # pitches: a pawn's colour blob lies this near where he changed his card
 
 
 def glare_added(seen: F32, card: F32) -> NDArray[np.bool_]:

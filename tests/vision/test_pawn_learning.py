@@ -8,7 +8,7 @@ import pytest
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.grid_locator import to_lab
-from zefiria.vision.pawns import _greys_too_alike, _least_glare, _strip, glare_added
+from zefiria.vision.pawns import _greys_too_alike, _least_glare, _own_blob, _strip, glare_added
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
@@ -59,6 +59,35 @@ def test_a_strip_along_a_nudged_cards_edge_is_told_from_a_pawn_seen_flat() -> No
     assert not _strip(stat(19, 6))  # the flattest pawn seen (Borea, from a low camera)
     assert not _strip(stat(11, 19))  # the tallest
     assert not _strip(stat(12, 12))
+
+
+def test_a_pawns_blob_is_the_one_where_he_changed_his_card() -> None:
+    centre = np.array([200.0, 57.0])
+    pawn = (152.0, 201.0, 51.0)  # (area, x, y), board px
+    table = (264.0, 180.0, 78.0)  # the table of his colour by the card's corner: bigger
+    blobs = [table, pawn, (224.0, 136.0, 66.0)]
+    # (without an anchor, the biggest on his card: the table's)
+    assert _own_blob(blobs, centre, 3000.0, 48) == table
+    assert _own_blob(blobs, centre, 3000.0, 48, np.array([200.0, 49.0])) == pawn
+    # none near where he changed his card: the biggest on it, as before
+    assert _own_blob(blobs, centre, 3000.0, 48, np.array([220.0, 40.0])) == table
+
+
+@pytest.mark.slow
+def test_a_pawn_of_the_tables_colour_is_learned_from_himself_not_the_table() -> None:
+    # Fresh deck 8013 (8000-8999 seed 19, session of #104): Skyron, dark purple, on a dark
+    # purple table. His colour's biggest blob by his card was the table by its corner, and
+    # he was learned 0.74 of a pitch off himself: read a cell off in #104, #106 and #109.
+    photos = [s for s in make_dataset(112, 19, range(8000, 8100), per_setup=8)][104:]
+    solved, pawns = photos[0].setup.calibration()
+    profile = calibrate(solved.image, pawns.image)
+    g = profile.geometry
+    i = CALIBRATION_ORDER.index(Spirit.SKYRON)
+    learned = profile.card_centres[i] + profile.pawn_offsets[i]
+    seen = [pawns.truth.pawns[Spirit.SKYRON], pawns.truth.pawn_tops[Spirit.SKYRON]]
+    truth = g.image_to_board(np.array(seen)).mean(axis=0)
+    assert np.hypot(*(learned - truth)) < 0.25 * g.pitch
+    assert _found_where_it_stands(Spirit.SKYRON, photos, profile) == 5
 
 
 @pytest.mark.slow
