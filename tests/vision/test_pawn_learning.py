@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import cv2
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from zefiria.vision.pawns import _greys_too_alike, _least_glare, _own_blob, _str
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
+from zefiria.vision.synthetic.render import RenderResult
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -78,9 +81,7 @@ def test_a_pawn_of_the_tables_colour_is_learned_from_himself_not_the_table() -> 
     # Fresh deck 8013 (8000-8999 seed 19, session of #104): Skyron, dark purple, on a dark
     # purple table. His colour's biggest blob by his card was the table by its corner, and
     # he was learned 0.74 of a pitch off himself: read a cell off in #104, #106 and #109.
-    photos = [s for s in make_dataset(112, 19, range(8000, 8100), per_setup=8)][104:]
-    solved, pawns = photos[0].setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
+    photos, pawns, profile = _session(make_dataset(112, 19, range(8000, 8100), per_setup=8), 104)
     g = profile.geometry
     i = CALIBRATION_ORDER.index(Spirit.SKYRON)
     learned = profile.card_centres[i] + profile.pawn_offsets[i]
@@ -95,9 +96,7 @@ def test_a_pawn_far_bigger_than_the_others_in_its_colour_is_learned_and_found() 
     # DEV seed 41, session of #12: Jugo's round orange top shows all his colour, the other
     # pawns' shaded sides do not; his blob is 2.4 times theirs. It was refused as "Jugo on
     # island 2 looks far bigger than the other pawns", and every retake would be too.
-    photos = [s for s in make_dataset(16, 41, DEV_DESIGNS, per_setup=4) if s.index >= 12]
-    solved, pawns = photos[0].setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
+    photos, _, profile = _session(make_dataset(16, 41, DEV_DESIGNS, per_setup=4), 12)
     areas = profile.pawn_areas
     assert areas[CALIBRATION_ORDER.index(Spirit.JUGO)] > 2.2 * float(np.median(areas))
     assert _found_where_it_stands(Spirit.JUGO, photos, profile) == 4
@@ -109,9 +108,7 @@ def test_a_pawn_beside_glare_gone_from_the_pawns_photo_is_learned_without_it() -
     # solved photo is gone in the pawns photo. Borea (white, bluish) was learned from it
     # and him, half the pale green card's colour (Lab (71, -15, -2)), then not told from
     # the card: refused as "Borea on island 1 does not stand out from the card".
-    photos = [s for s in make_dataset(436, 41, range(3000, 4000), per_setup=4)][432:]
-    solved, pawns = photos[0].setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
+    photos, _, profile = _session(make_dataset(436, 41, range(3000, 4000), per_setup=4), 432)
     borea = profile.pawn_colours[CALIBRATION_ORDER.index(Spirit.BOREA)]
     assert borea[1] > -10.0 and borea[2] < -5.0  # bluish white, as the pawn is
     assert _found_where_it_stands(Spirit.BOREA, photos, profile) == 2  # (#433, #434)
@@ -124,9 +121,7 @@ def test_a_pawn_spread_over_glare_gone_from_the_pawns_photo_is_sized_without_it(
     # his blob was 3.9 times the other pawns', refused as "looks far bigger". Measured
     # again without it, he is found in all four photos (with every pawn learned again
     # without it, his colour moved, and he was missed in #259).
-    photos = [s for s in make_dataset(260, 41, range(3000, 4000), per_setup=4)][256:]
-    solved, pawns = photos[0].setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
+    photos, _, profile = _session(make_dataset(260, 41, range(3000, 4000), per_setup=4), 256)
     areas = profile.pawn_areas
     assert areas[CALIBRATION_ORDER.index(Spirit.BOREA)] < 2.0 * float(np.median(areas))
     assert _found_where_it_stands(Spirit.BOREA, photos, profile) == 4
@@ -149,13 +144,19 @@ def test_a_pawn_beside_glare_in_the_pawns_photo_is_learned_and_found() -> None:
     # DEV seed 5, session of #270: a lamp's reflection came onto island 3 between the
     # photos; Etesia was learned from it (Lab (73, -1, 5), grey) and the calibration
     # refused as "Etesia looks far bigger than the other pawns".
-    photos = [s for s in make_dataset(276, 5, DEV_DESIGNS, per_setup=6) if s.index >= 270]
-    solved, pawns = photos[0].setup.calibration()
-    profile = calibrate(solved.image, pawns.image)
+    photos, _, profile = _session(make_dataset(276, 5, DEV_DESIGNS, per_setup=6), 270)
     etesia = profile.pawn_colours[CALIBRATION_ORDER.index(Spirit.ETESIA)]
     assert etesia[1] < -20.0  # green, as the pawn is
     # (#271, #273, #275; a hand is over it in #274)
     assert _found_where_it_stands(Spirit.ETESIA, photos, profile) == 3
+
+
+def _session(dataset: Iterable[Sample], first: int) -> tuple[list[Sample], RenderResult, Profile]:
+    """The photos of ``dataset`` from index ``first`` on (one session's), the session's
+    pawns photo, and its profile."""
+    photos = [s for s in dataset if s.index >= first]
+    solved, pawns = photos[0].setup.calibration()
+    return photos, pawns, calibrate(solved.image, pawns.image)
 
 
 def _found_where_it_stands(spirit: Spirit, photos: list[Sample], profile: Profile) -> int:
