@@ -25,6 +25,7 @@ from .card_print import (
     FAINT_OVER_TYPICAL,
     FAINT_SIDE,
     PAD,
+    TIE_APART,
     align,
     detail,
     edge_profiles,
@@ -146,6 +147,21 @@ LAYOUT_TIE = 0.9
 LAYOUT_NEAR = 0.3
 SIDE_SEEN = 0.5
 NEAR_PX = OFF_PX
+# The layout also checks the cards whose outline was found. On a striped
+# table a stripe's edge beside a card can pass for its side: the outline then registers
+# the card a stripe off, 4-7 print px (fresh design 3015, seed 11: its calibrated corners
+# 3-12 photo px off the truth, across the stripes), and its print is compared on the
+# wrong pixels. So a framed calibration print that the layout clearly places
+# (place_on_layout's own tests) TIE_APART px or more from its outline's registration is
+# registered there instead; and in a reading, a framed card that fits no island's print
+# within RECHECK_FIT is compared there as well, each island keeping its better alignment.
+# Cells read (`benchmarks/cell_diag.py --designs A-B --seed S --n 240`): fresh
+# 3000-3099 seed 11 4760 -> 4801, 5000-5099 seed 31 4628 -> 4629, 6000-6099 seed 43
+# 5517 -> 5523, 8000-8099 seed 19 5331 -> 5411, DEV seed 5 5914 -> 5914; held out,
+# 4000-4099 seed 13 5279 -> 5283, 7000-7099 seed 19 5173 -> 5184; no wrong island given
+# on any. (The reading's check alone, at 0.3 / 0.15 / 0.08 / 0: 4768 / 4784 / 4784
+# / 4784 on 3000-3099; the calibration's alone 4779.)
+RECHECK_FIT = 0.15
 
 
 @dataclass(frozen=True)
@@ -226,6 +242,7 @@ class PrintDeck:
         # (not on its sides a print whose outline matched but for one side: it was framed
         # on something beside it, ONE_SIDE above, and its sides would vouch for that)
         self.place_unframed(prints, soft, shift, self.framed, by_sides=~self.outline_framed)
+        self._register_on_layout(soft, shift)
         self.shifts = shift
         win = np.stack(
             [
@@ -300,6 +317,7 @@ class PrintDeck:
         for cells, moved in _second_alignments(shift, alt):
             self._compare_also(soft, cells, moved, fits)
         self._search_wide(soft, shift, framed, fits)
+        self._compare_on_layout(soft, shift, framed, fits)
         best = np.argmin(total, axis=2)
         n = len(prints)
         ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
@@ -353,6 +371,37 @@ class PrintDeck:
                 if ox or oy:
                     moved = np.clip(shift[cells] + np.array([ox, oy]), lo, hi)
                     self._compare_also(soft, cells, moved, fits)
+
+    def _register_on_layout(self, soft: F32, shift: NDArray[np.intp]) -> None:
+        """Framed prints that the layout clearly places ``TIE_APART`` print px or more from
+        their outline's registration are registered where it places them (``shift``
+        updated in place; see ``RECHECK_FIT``)."""
+        if self.layout is None:
+            return
+        for i in np.flatnonzero(self.framed).tolist():
+            place = place_on_layout(soft[i], self.layout, self)
+            if place is not None and _apart(place, shift[i]):
+                shift[i] = place
+
+    def _compare_on_layout(
+        self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_], fits: _BestFits
+    ) -> None:
+        """Framed cards that fit no island's print within ``RECHECK_FIT``, compared again
+        where the deck's layout clearly places them, if that lies ``TIE_APART`` print px or
+        more from their outline's alignment (``fits`` updated in place: see
+        :meth:`_compare_also`; and ``RECHECK_FIT``)."""
+        if self.layout is None:
+            return
+        per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
+        poor = framed & (fits.total.min(axis=(1, 2)) / per_px > RECHECK_FIT)
+        cells, moved = [], []
+        for i in np.flatnonzero(poor).tolist():
+            place = place_on_layout(soft[i], self.layout, self)
+            if place is not None and _apart(place, shift[i]):
+                cells.append(i)
+                moved.append(place)
+        if cells:
+            self._compare_also(soft, np.array(cells), np.array(moved), fits)
 
     def _misfits(self, soft: F32, shift: NDArray[np.intp]) -> F32:
         """(cells, 25, shifts, blocks) squared misfit of each block of each cell's window
@@ -492,6 +541,11 @@ def _ncc(a: F32, b: F32) -> float:
     a = a - a.mean()
     b = b - b.mean()
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+def _apart(place: tuple[int, int], shift: NDArray[np.intp]) -> bool:
+    """Whether two alignments lie ``TIE_APART`` print px or more apart on either axis."""
+    return max(abs(place[0] - int(shift[0])), abs(place[1] - int(shift[1]))) >= TIE_APART
 
 
 def _registered_mean(profiles: F32, shifts: NDArray[np.intp]) -> F32:
