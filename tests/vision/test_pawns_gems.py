@@ -930,6 +930,15 @@ def test_a_cards_own_art_of_a_pawns_colour_is_no_sure_pawn_on_a_card_unlike_it()
     assert (2, 2) in unplaced
 
 
+def test_the_white_pawn_beside_white_art_on_a_card_unlike_him_is_still_seen() -> None:
+    # The own-art test above is for coloured pawns only: every card has light art near the
+    # white pawn's grey (applied to him, fresh 3000-3099 and 6000-6099 lost three of him).
+    # A pinkish grey card 6 sigmas from him, changed by about 17 Lab (under 24).
+    white = (60.0, 0.0, -8.0)
+    found, _, _ = _grey_blob_scene(0, white, white, (66.0, 8.0, 6.0), None, white)
+    assert found == {Spirit.BOREA: Position((2, 2))}
+
+
 def test_a_white_pawn_on_a_coloured_card_is_still_seen() -> None:
     found, _, _ = _grey_blob_scene(0, (60.0, 0.0, -8.0), (60.0, 0.0, -8.0), (45.0, 30.0, 30.0))
     assert found == {Spirit.BOREA: Position((2, 2))}
