@@ -347,14 +347,20 @@ class PrintDeck:
         fits.total[cells[rows], isl] = t2[rows, isl]
         fits.at[cells[rows], isl] = moved[rows]
 
+    def _best_fit_per_px(self, fits: _BestFits) -> F32:
+        """Each card's cost against the island it fits best, per pixel compared (the blocks
+        kept: all but the DROP worst)."""
+        per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
+        out: F32 = fits.total.min(axis=(1, 2)) / per_px
+        return out
+
     def _search_wide(
         self, soft: F32, shift: NDArray[np.intp], framed: NDArray[np.bool_], fits: _BestFits
     ) -> None:
         """When WIDE_CELLS framed cards or more fit no island's print within WIDE_FIT, each
         of them compared again at every alignment within WIDE print px of its outline's
         (``fits`` updated in place: see :meth:`_compare_also`)."""
-        per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
-        poor = framed & (fits.total.min(axis=(1, 2)) / per_px > WIDE_FIT)
+        poor = framed & (self._best_fit_per_px(fits) > WIDE_FIT)
         if int(poor.sum()) < WIDE_CELLS:
             return
         cells = np.flatnonzero(poor)
@@ -392,8 +398,7 @@ class PrintDeck:
         :meth:`_compare_also`; and ``RECHECK_FIT``)."""
         if self.layout is None:
             return
-        per_px = float((BLOCKS[0] * BLOCKS[1] - DROP) * self.block[0] * self.block[1])
-        poor = framed & (fits.total.min(axis=(1, 2)) / per_px > RECHECK_FIT)
+        poor = framed & (self._best_fit_per_px(fits) > RECHECK_FIT)
         cells, moved = [], []
         for i in np.flatnonzero(poor).tolist():
             place = place_on_layout(soft[i], self.layout, self)
