@@ -25,6 +25,7 @@ import contextlib
 import gc
 import json
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
@@ -138,40 +139,43 @@ def pawn_misreads(label: str) -> Iterator[list[str]]:
 def end_to_end(quick: bool, misreads: bool = False) -> list[dict[str, Any]]:
     rows = []
     for options in DEMOS[:1] if quick else DEMOS:
-        out = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-        label = f"{options.players}p {options.mode.value} seed {options.seed}"
-        if options.table != DEMO_TABLE:
-            label += f" table {options.table}"
-        started = time.perf_counter()
-        checking = pawn_misreads(label) if misreads else contextlib.nullcontext([])
-        try:
-            with checking as wrong:
-                report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
-        except (SimulationError, ValueError) as exc:
-            rows.append(
-                {"game": label, "error": str(exc), "seconds": time.perf_counter() - started}
-            )
-            print(f"{label}: stopped: {exc}", flush=True)
-            continue
-        row = {"game": label, **report.summary()}
-        row["times"] = [s for _, s in report.verdict_seconds]
-        if misreads:
-            row["pawn_misreads"] = len(wrong)
-        rows.append(row)
-        print(f"{label}: {json.dumps(report.summary())}", flush=True)
+        # (each game's folder removed after: a run left 28 of them, ~80 MB, in /tmp)
+        with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+            rows.append(_demo_row(options, Path(folder), misreads))
     return rows
+
+
+def _demo_row(options: DemoOptions, out: Path, misreads: bool) -> dict[str, Any]:
+    """One demo game played into ``out``: its summary row (or why it stopped)."""
+    label = f"{options.players}p {options.mode.value} seed {options.seed}"
+    if options.table != DEMO_TABLE:
+        label += f" table {options.table}"
+    started = time.perf_counter()
+    checking = pawn_misreads(label) if misreads else contextlib.nullcontext([])
+    try:
+        with checking as wrong:
+            report = run_demo(DemoOptions(**{**vars(options), "out": out}), log=lambda _: None)
+    except (SimulationError, ValueError) as exc:
+        print(f"{label}: stopped: {exc}", flush=True)
+        return {"game": label, "error": str(exc), "seconds": time.perf_counter() - started}
+    row = {"game": label, **report.summary()}
+    row["times"] = [s for _, s in report.verdict_seconds]
+    if misreads:
+        row["pawn_misreads"] = len(wrong)
+    print(f"{label}: {json.dumps(report.summary())}", flush=True)
+    return row
 
 
 def referee_alone(quick: bool) -> list[dict[str, Any]]:
     rows = []
     for blind in (0, 4, 8):
         for setup in GAMES[:2] if quick else GAMES:
-            folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-            sim, _, _ = simulated(folder, setup, seed=setup.seed)
-            if blind:
-                sim.session.reader = BlindSpotReader(sim.table, blind)
-            started = time.perf_counter()
-            tally = sim.play()
+            with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+                sim, _, _ = simulated(Path(folder), setup, seed=setup.seed)
+                if blind:
+                    sim.session.reader = BlindSpotReader(sim.table, blind)
+                started = time.perf_counter()
+                tally = sim.play()
             times = [s for _, s in sim.session.timing.verdicts]
             rows.append(
                 {
@@ -198,6 +202,7 @@ def referee_alone(quick: bool) -> list[dict[str, Any]]:
 def memory(readings: int) -> list[tuple[int, float, float]]:
     """(readings so far, tracemalloc MiB, RSS MiB) every 100 readings, games back to back."""
     samples: list[tuple[int, float, float]] = []
+    games: list[Path] = []  # each game's folder, removed at the end
     tracemalloc.start()
     done = 0
     game = 0
@@ -206,6 +211,7 @@ def memory(readings: int) -> list[tuple[int, float, float]]:
         setup = GAMES[game % len(GAMES)]
         folder = Path(tempfile.mkdtemp(prefix="referee-mem-"))
         sim, _, _ = simulated(folder, setup, seed=setup.seed + 100 * game)
+        games.append(folder)
         sim.session.reader = BlindSpotReader(sim.table, 4, seed=game)
         session = sim.session
         original = session.read_now
@@ -225,6 +231,8 @@ def memory(readings: int) -> list[tuple[int, float, float]]:
         sim.play()
         game += 1
     tracemalloc.stop()
+    for folder in games:  # (after the last sample: the measure is as it was)
+        shutil.rmtree(folder, ignore_errors=True)
     return samples
 
 
