@@ -675,7 +675,7 @@ def find_pawns(
     seen = every
     every = _one_colour_per_object(every, every, geometry)
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
-    near_grid = _beside_grid(lab, expected, mask, colours, icovs, areas[austro], geometry)
+    near_grid, cut_off = _beside_grid(lab, expected, mask, colours, icovs, areas[austro], geometry)
     # The same Austro seen both ways counts once (its colour blob places it better).
     pitch = geometry.pitch
     cands[austro] += [
@@ -857,6 +857,11 @@ def find_pawns(
             doubtful.discard(spirit)
         if len(drop) > 1:
             unplaced.add(cell)
+    if Spirit.AUSTRO not in found:
+        # (a blob the board's edge cuts is doubted only, see _beside_grid; and not at all
+        # once Austro is seen elsewhere: there is one of him)
+        cut_feet = [(b[1] - offsets[austro][0], b[2] - offsets[austro][1]) for b in cut_off]
+        unplaced |= _doubted_cells(geometry, Spirit.AUSTRO, cut_feet)
     if found_at is not None:
         found_at += [placed[spirit] for spirit in found]
     return found, doubtful, unplaced
@@ -1345,13 +1350,24 @@ CLEARLY_BIGGER = 1.5  # x the area: a dark pawn's shade read as Austro is often 
 
 def _beside_grid(
     lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32, area: float, g: BoardGeometry
-) -> list[tuple[float, float, float]]:
-    """Austro standing beside the grid: blobs on the bare table around it.
+) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """Austro standing beside the grid: blobs on the bare table around it, and apart, the
+    blobs that would be but which the board's edge cuts.
 
     The table never changes (fixed camera), so anything there differs from the calibration
     photo whatever its colour; a dark pawn on a dark table differs little in colour but its
     lit top and its shadow do. A blob must stand far above the table's noise somewhere (seeded
     by its strongest pixels) and may grow over the table's own, lower noise around it.
+
+    A blob the board's edge cuts may be the near end of something bigger beyond it, whose
+    size is not seen (the bound on a blob not of his colour, ``RING_MAX``, cannot be
+    checked): the storm deck laid beside the grid, its back's dark ring cut at the board's
+    edge (4.1 sigmas off his colour), was placed as Austro standing by an edge card where
+    no Austro played (fresh deck 2019, 2000-2099 seed 23 #158). So a cut blob not of his
+    colour (beyond ``READ_SIGMAS``) is only doubted: the edge cell beside it is uncertain
+    while he is not seen elsewhere. He himself is cut there at times, with his shadow, of
+    his colour (DEV seed 5 #43 and #162, 1.2 and 1.5 sigmas off: doubted as well, they
+    were missed).
     """
     # Half resolution: Austro with his shadow is big.
     lab2, exp2 = lab[::2, ::2], expected[::2, ::2]
@@ -1364,7 +1380,7 @@ def _beside_grid(
     inner[max(a, 0) : b, max(a, 0) : b] = True
     table = res[~inner][::3]
     if table.size == 0:
-        return []
+        return [], []
     med = float(median(table))
     mad = float(median(np.abs(table - med))) + 1e-3
     seed_thr = med + SEED_MADS * mad
@@ -1372,6 +1388,7 @@ def _beside_grid(
     grow = cv2.morphologyEx(grow, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, cents = components(grow)
     out: list[tuple[float, float, float]] = []
+    cut_off: list[tuple[float, float, float]] = []
     austro = CALIBRATION_ORDER.index(Spirit.AUSTRO)
     boxes = stats.tolist()  # (Python ints at once: a numpy row per object costs more)
     for k in range(1, n):
@@ -1400,7 +1417,8 @@ def _beside_grid(
             continue
         table_l = exp2[y0 : y0 + bh, x0 : x0 + bw, 0][sel]
         drop = np.full(table_l.shape, SHADOW_DROP, np.float32)
-        if x0 > 0 and y0 > 0 and x0 + bw < w and y0 + bh < h:
+        cut = x0 == 0 or y0 == 0 or x0 + bw >= w or y0 + bh >= h  # (by the board's edge)
+        if not cut:
             # A shadow scales the light: on a near-black table it cannot take SHADOW_DROP
             # off, and the dark pawn there is darker than the table by DARK_SHARE of its
             # L + 16. (Not a blob the board's edge cuts: what lies beyond is not seen.)
@@ -1417,8 +1435,9 @@ def _beside_grid(
             continue  # all lighter than the table: glare (DEV seed 22 #191, a phantom)
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
         # the blob counts as the learned size at most (its shadow is part of it here)
-        out.append((min(4.0 * npx, area), cx, cy))
-    return out
+        blob = (min(4.0 * npx, area), cx, cy)
+        (cut_off if cut and d[austro] > READ_SIGMAS else out).append(blob)
+    return out, cut_off
 
 
 def _all_lighter(lab: F32, expected: F32, x: float, y: float, lightness: float) -> bool:

@@ -587,6 +587,45 @@ def test_austro_beside_the_grid_in_doubt_leaves_the_edge_cell_beside_him_uncerta
     assert pawns._doubted_cells(g, Spirit.AUSTRO, [far]) == set()
 
 
+def _austro_at_the_boards_edge(cut: bool, yellower: float = 12.0) -> tuple[dict, set]:
+    """The pawns found and the cells left unplaced with Austro's lit patch, ``yellower``
+    (b*) than he was learned, on the table right of cell (2, 4): its right side cut by the
+    board's edge (``cut``), or whole, as near the edge as it can lie."""
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4] = (20.0, 0.0, 0.0)
+    expected = _board((45.0, 5.0, 10.0))
+    lab = expected.copy()
+    side = g.board_size[0]
+    y = round(g.cell_centre((2, 4))[1])
+    # (4 sigmas yellower than he was learned: no pixel passes as his by colour, the patch
+    # is seen by its change alone, as the storm deck's ring was, 4 sigmas off his colour)
+    patch = _lit_austro_patch() + np.array([0.0, 0.0, yellower], np.float32)
+    shown = patch[:, :10] if cut else patch  # (the rest lies beyond the board: not seen)
+    x0 = side - 10 if cut else side - 8 - patch.shape[1]
+    lab[y - 7 : y + 7, x0 : x0 + shown.shape[1]] = shown
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    return found, unplaced
+
+
+def test_a_blob_the_boards_edge_cuts_beside_the_grid_is_no_sure_austro() -> None:
+    # Fresh deck 2019 (`pawn_diag.py --designs 2000-2099 --seed 23 --read-only` #158): the
+    # storm deck beside the grid, its dark ring cut by the board's edge, was placed as
+    # Austro by an edge card, no Austro in the game. What lies beyond the edge is not seen
+    # (the deck's size cannot be told), so it is doubted only: its edge cell is uncertain.
+    found, unplaced = _austro_at_the_boards_edge(cut=True)
+    assert Spirit.AUSTRO not in found
+    assert (2, 4) in unplaced
+    # the same patch whole, as near the edge, is Austro; and cut, of his colour, he is
+    # too (DEV seed 5 #43, #162: Austro and his shadow cut by the edge, 1.2-1.5 sigmas)
+    found, _ = _austro_at_the_boards_edge(cut=False)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    found, _ = _austro_at_the_boards_edge(cut=True, yellower=0.0)
+    assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+
+
 def _beside_grid_scene(lit: bool) -> dict:
     """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
     standing pawn (``lit``) or flat like a shadow or a change of exposure."""
