@@ -10,7 +10,8 @@ well the cards are read. Failure kinds:
 
 - pawns: right, missed (and whether its cell was at least marked uncertain), wrong cell,
   outside/inside confusion (on a card vs beside the grid, or beside another edge cell),
-  phantom (a spirit not on the table); pawns a hand hides are counted apart;
+  phantom (a spirit not on the table), the last three each with whether the cell it is
+  reported on was marked uncertain; pawns a hand hides are counted apart;
 - gems: found, missed (doubted or silent), phantom; and apart, the gems on cards that also
   hold a pawn (a gem under or beside a pawn's base): found, doubted (cell uncertain) or
   silently missed.
@@ -197,6 +198,16 @@ def gem_causes(
     return lines
 
 
+def _flagged(kind: str, got: Position, reading: Reading, c: Counter[str], tag: str) -> str:
+    """``kind`` of a pawn placed wrong or a phantom, and whether the cell it is reported on
+    (for Austro beside the grid, the edge cell he stands by) is marked uncertain: the
+    reading's own doubt about it. Counted when it is not."""
+    if got.cell in reading.uncertain:
+        return f"{kind} (cell uncertain)"
+    c[f"{tag} pawn misplaced, cell NOT uncertain"] += 1
+    return kind
+
+
 def _second_look_verdict(photo: RenderResult, profile: Profile, spirit: Any) -> str:
     """What the second look (pawn_objects) said of the object nearest a pawn's middle."""
     if spirit not in photo.truth.pawns:
@@ -253,14 +264,14 @@ def score(
             bad.append((kind, spirit, pos, got))
         elif got.outside != pos.outside or (got.outside and got.cell != pos.cell):
             c[f"{tag} pawn OUTSIDE/INSIDE confusion"] += 1
-            bad.append(("in/out", spirit, pos, got))
+            bad.append((_flagged("in/out", got, reading, c, tag), spirit, pos, got))
         else:
             c[f"{tag} pawn WRONG CELL"] += 1
-            bad.append(("wrong", spirit, pos, got))
+            bad.append((_flagged("wrong", got, reading, c, tag), spirit, pos, got))
     for spirit, got in reading.pawns.items():
         if spirit not in scene.pawns:
             c[f"{tag} pawn PHANTOM"] += 1
-            bad.append(("phantom", spirit, None, got))
+            bad.append((_flagged("phantom", got, reading, c, tag), spirit, None, got))
     truth_gems = set(scene.gems) - set(photo.truth.hidden_gems)
     got_gems = set(reading.gems)
     c[f"{tag} gems"] += len(truth_gems)
@@ -398,7 +409,8 @@ def main() -> int:
                 f"{tag}: pawns right {100 * c[f'{tag} pawn right'] / p:.1f}% "
                 f"({c[f'{tag} pawn right']}/{p}), wrong {c[f'{tag} pawn WRONG CELL']}, "
                 f"in/out {c[f'{tag} pawn OUTSIDE/INSIDE confusion']}, "
-                f"phantom {c[f'{tag} pawn PHANTOM']}"
+                f"phantom {c[f'{tag} pawn PHANTOM']} (of these three, "
+                f"{c[f'{tag} pawn misplaced, cell NOT uncertain']} on a cell not uncertain)"
             )
         if p:
             silent = sum(

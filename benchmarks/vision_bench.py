@@ -369,12 +369,18 @@ def main() -> int:
                 if spirit in photo.truth.hidden_pawns:
                     c["pawns_hidden"] += 1
                     c["pawns_wrong"] += got_pos is not None and got_pos != pos
+                    c["pawns_misplaced_sure"] += (
+                        got_pos is not None
+                        and got_pos != pos
+                        and got_pos.cell not in reading.uncertain
+                    )
                     continue
                 c["pawns"] += 1
                 if got_pos == pos:
                     c["pawns_right"] += 1
                 elif got_pos is not None:
                     c["pawns_wrong"] += 1
+                    c["pawns_misplaced_sure"] += got_pos.cell not in reading.uncertain
                 elif pos.cell not in reading.uncertain:
                     # (the referee would take its card for bare; Austro beside the grid is
                     # doubted by the edge cell he stands by, which the referee offers first
@@ -384,6 +390,13 @@ def main() -> int:
                 elif pos.outside:
                     c["pawns_beside_doubted"] += 1
             c["pawns_phantom"] += sum(1 for s in reading.pawns if s not in scene.pawns)
+            # (a pawn reported on a cell the reading marks uncertain, "not trustworthy" by the
+            # contract, comes with the reading's own doubt)
+            c["pawns_misplaced_sure"] += sum(
+                1
+                for s, p in reading.pawns.items()
+                if s not in scene.pawns and p.cell not in reading.uncertain
+            )
             truth_gems = set(scene.gems) - set(photo.truth.hidden_gems)
             c["gems"] += len(truth_gems)
             c["gems_right"] += len(truth_gems & set(reading.gems))
@@ -428,6 +441,8 @@ def main() -> int:
         f"| **silent misreads** (wrong, not uncertain) | **{c['silent']}** | 0 |",
         f"| pawns right (photos read ok) | {pct(c['pawns_right'], c['pawns'])} | 100% |",
         f"| pawns placed wrong / phantom | {c['pawns_wrong']} / {c['pawns_phantom']} | 0 |",
+        "| ... of them reported on a cell the reading did not mark uncertain | "
+        f"{c['pawns_misplaced_sure']} | 0 |",
         f"| pawns missed silently (card, or edge cell Austro stands by, not uncertain) "
         f"| {c['pawns_silent']} ({c['pawns_silent_beside']} Austro beside the grid; "
         f"{c['pawns_beside_doubted']} more there with the edge cell uncertain) | |",
