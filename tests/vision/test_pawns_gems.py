@@ -531,11 +531,16 @@ def _austro_beside_grid(table: tuple, learned: tuple, patch: np.ndarray) -> dict
 
 
 def _austro_scene(
-    table: tuple, learned: tuple, patch: np.ndarray, white_x: float | None = None
+    table: tuple,
+    learned: tuple,
+    patch: np.ndarray,
+    white_x: float | None = None,
+    left: int | None = None,
 ) -> tuple[dict, set]:
     """The pawns found and the cells left unplaced (see :func:`_austro_beside_grid`), with
     a patch of the white pawn's colour (12 x 8 px) above the dark patch, its middle
-    ``white_x`` pitches right of the cell's centre, if given."""
+    ``white_x`` pitches right of the cell's centre, if given; the dark patch's first
+    column at board x ``left``, if given."""
     g = _geometry()
     colours, icovs = _pawn_colours()
     colours[4] = learned
@@ -543,7 +548,8 @@ def _austro_scene(
     lab = expected.copy()
     x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
     h, w = patch.shape[:2]
-    lab[y - h // 2 : y - h // 2 + h, x - w // 2 : x - w // 2 + w] = patch
+    x0 = x - w // 2 if left is None else left
+    lab[y - h // 2 : y - h // 2 + h, x0 : x0 + w] = patch
     if white_x is not None:
         wx = round(g.cell_centre((2, 4))[0] + white_x * g.pitch)
         noise = np.random.default_rng(3).normal(0, 2, (12, 8, 3))
@@ -591,23 +597,13 @@ def _austro_at_the_boards_edge(cut: bool, yellower: float = 12.0) -> tuple[dict,
     """The pawns found and the cells left unplaced with Austro's lit patch, ``yellower``
     (b*) than he was learned, on the table right of cell (2, 4): its right side cut by the
     board's edge (``cut``), or whole, as near the edge as it can lie."""
-    g = _geometry()
-    colours, icovs = _pawn_colours()
-    colours[4] = (20.0, 0.0, 0.0)
-    expected = _board((45.0, 5.0, 10.0))
-    lab = expected.copy()
-    side = g.board_size[0]
-    y = round(g.cell_centre((2, 4))[1])
+    side = _geometry().board_size[0]
     # (4 sigmas yellower than he was learned: no pixel passes as his by colour, the patch
     # is seen by its change alone, as the storm deck's ring was, 4 sigmas off his colour)
     patch = _lit_austro_patch() + np.array([0.0, 0.0, yellower], np.float32)
     shown = patch[:, :10] if cut else patch  # (the rest lies beyond the board: not seen)
-    x0 = side - 10 if cut else side - 8 - patch.shape[1]
-    lab[y - 7 : y + 7, x0 : x0 + shown.shape[1]] = shown
-    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
-    areas = np.full(5, 168.0)
-    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
-    return found, unplaced
+    left = side - 10 if cut else side - 8 - patch.shape[1]
+    return _austro_scene((45.0, 5.0, 10.0), (20.0, 0.0, 0.0), shown, left=left)
 
 
 def test_a_blob_the_boards_edge_cuts_beside_the_grid_is_no_sure_austro() -> None:
