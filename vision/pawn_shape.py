@@ -43,9 +43,10 @@ def sparse(w: int, h: int, npx: float, min_fill: float = MIN_FILL) -> bool:
     return npx < min_fill * w * h
 
 
-def compact(w: int, h: int, npx: float) -> bool:
-    """Whether a patch (its box, half-res px, and pixel count) is shaped like a pawn."""
-    return not thin(w, h) and not sparse(w, h, npx)
+def compact(w: int, h: int, npx: float, leaning: bool = False) -> bool:
+    """Whether a patch (its box, half-res px, and pixel count) is shaped like a pawn
+    (``leaning``: or like a tall one leaning, see :func:`thin`)."""
+    return not thin(w, h, leaning) and not sparse(w, h, npx)
 
 
 def spread(patch: NDArray[Any]) -> tuple[float, float]:

@@ -466,6 +466,7 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
         pawn_at + gem_at,
         lab,
         expected,
+        (profile.pawn_colours, profile.pawn_icov),
     )
     lap("objects")
 

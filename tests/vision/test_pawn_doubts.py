@@ -79,6 +79,36 @@ def test_slivers_and_specks_are_no_doubt() -> None:
     assert _doubts(speck) == set()
 
 
+PURPLE = (40.0, 40.0, -40.0)  # Lab: a coloured pawn's learned colour
+
+
+def _learned(colour: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """One pawn's learned colour and inverse covariance (5 Lab units a sigma)."""
+    return np.array([colour], np.float32), np.eye(3, dtype=np.float32)[None] / 25.0
+
+
+def test_a_tall_pawn_leaning_in_its_colour_makes_its_card_uncertain() -> None:
+    # 14 x 5 half-res px: too long for a pawn standing, not for a tall one leaning
+    mask = _mask_with_blob((2, 1), half_w=14, half_h=5)
+    seen, expected = _boards(mask)
+    seen[mask > 0] = PURPLE
+    args = (mask, _res(mask), _geometry(), 168.0, 168.0, (0.0, 0.0), [], seen, expected)
+    assert unexplained_cells(*args, _learned(PURPLE)) == {(2, 1)}
+    # ...not when no pawn has its colour (a strip of a moved card), nor when only a grey
+    # one does (a card's grey edge or shadow is as grey)
+    assert unexplained_cells(*args, _learned((60.0, -40.0, 40.0))) == set()
+    assert unexplained_cells(*args) == set()
+    seen[mask > 0] = (45.0, 0.0, 0.0)
+    assert unexplained_cells(*args, _learned((45.0, 0.0, 0.0))) == set()
+    # ...and a sliver stays one, whatever its colour
+    sliver = _mask_with_blob((2, 1), half_w=2, half_h=14)
+    seen, expected = _boards(sliver)
+    seen[sliver > 0] = PURPLE
+    geometry = _geometry()
+    sliver_args = (sliver, _res(sliver), geometry, 168.0, 168.0, (0.0, 0.0), [], seen, expected)
+    assert unexplained_cells(*sliver_args, _learned(PURPLE)) == set()
+
+
 def test_the_foot_below_a_blob_near_a_border_makes_both_cards_uncertain() -> None:
     g = _geometry()
     x, y = (round(v) for v in g.cell_centre((1, 3)))
