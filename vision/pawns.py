@@ -1348,6 +1348,18 @@ CLEARLY_BIGGER = 1.5  # x the area: a dark pawn's shade read as Austro is often 
 # pawn's two colours landing on one card are resolved in find_pawns)
 
 
+def _his_pixels(pixels: F32, colours: F32, icovs: F32, austro: int, area: float) -> F32 | None:
+    """The pawns' distances from the mean of a blob's pixels of Austro's colour (within
+    ``READ_SIGMAS`` of his and nearer his than any other's), when they are ``HIS_PART`` of
+    his learned ``area`` or more (half-res px, x4); else None."""
+    d = pawn_distances(pixels.astype(np.float32), colours, icovs)
+    his = (d[:, austro] < READ_SIGMAS) & (np.argmin(d, axis=1) == austro)
+    if 4 * int(his.sum()) < HIS_PART * area:
+        return None
+    out: F32 = pawn_distances(pixels[his].mean(axis=0)[None].astype(np.float32), colours, icovs)[0]
+    return out
+
+
 def _beside_grid(
     lab: F32, expected: F32, mask: U8, colours: F32, icovs: F32, area: float, g: BoardGeometry
 ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
@@ -1410,7 +1422,9 @@ def _beside_grid(
             body = pixels[change >= median(change)].mean(axis=0)
             d = pawn_distances(body[None].astype(np.float32), colours, icovs)[0]
             if int(np.argmin(d)) != austro:
-                continue
+                d = _his_pixels(pixels, colours, icovs, austro, area)
+                if d is None:
+                    continue
         if 4 * npx > RING_MAX * area and d[austro] > READ_SIGMAS:
             continue  # bigger than he and his shadow, and not his colour: a deck of cards?
         if not _solid_beside(lab2, cents[k][0], cents[k][1], float(colours[austro][0])):
@@ -1509,6 +1523,7 @@ RING = 0.7  # cells of table around the grid searched for Austro (the board's ma
 SEED_MADS = 20.0  # a blob beside the grid must somewhere differ this much (x table noise)
 SAME = 0.35  # cells: two blobs this close are one object
 RING_MIN = 0.4  # x Austro's learned area
+HIS_PART = 0.5  # x Austro's learned area: his own pixels in a blob his shadow draws off
 RING_MAX = 4.0  # (the pawn with its shadow)
 # A blob up to RING_WITH_SHADOW x his area is still Austro when its colour (its mean, or
 # its most changed half's) is his learned one within READ_SIGMAS: his long shadow on a

@@ -622,6 +622,38 @@ def test_a_blob_the_boards_edge_cuts_beside_the_grid_is_no_sure_austro() -> None
     assert found.get(Spirit.AUSTRO) == Position((2, 4), outside=True)
 
 
+def _austro_amid_the_table(own_spread: float) -> dict:
+    """The pawns found with Austro (learned at L 20, 2 Lab a sigma) beside cell (2, 4), in
+    the middle of his shadow (24 x 24 px) on a table 30 L lighter than the white pawn, whose
+    colour (learned with 10 Lab a sigma) the shadow has; Austro 14 x 12 px, lit from L 20 -
+    ``own_spread`` to L 20 + ``own_spread``."""
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4], icovs[4], icovs[0] = (20.0, 0.0, 0.0), np.eye(3) / 4.0, np.eye(3) / 100.0
+    expected = _board((95.0, -40.0, 30.0))  # (colours[0] is L 60)
+    lab = expected.copy()
+    x, y = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
+    lab[y - 12 : y + 12, x - 12 : x + 12, 0] -= 35.0
+    lab[y - 7 : y + 7, x - 6 : x + 6] = (20.0, 0.0, 0.0)
+    lab[y - 7 : y + 7, x - 6 : x + 6, 0] += np.linspace(-own_spread, own_spread, 14)[:, None]
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    return found
+
+
+def test_austro_beside_the_grid_is_seen_by_his_own_pixels_amid_his_shadow() -> None:
+    # Fresh deck 11024 (`pawn_diag.py --designs 11000-11099 --seed 41 --read-only` #195,
+    # #196): Austro plainly beside the grid on a bright green table, missed silently (no
+    # card to doubt). His shadow, of the green pawn's colour, outweighed him as a colour
+    # blob; and the blob of change he and his shadow make (155 half-res px, 38 of them his
+    # colour) had its mean, and its more changed half's, nearest the green pawn's, learned
+    # with a wide spread. His own pixels, as many as half his area, now name him.
+    assert _austro_amid_the_table(6.0).get(Spirit.AUSTRO) == Position((2, 4), outside=True)
+    # ...not a blob with too few of them (his colour only where his lit side crosses it)
+    assert Spirit.AUSTRO not in _austro_amid_the_table(40.0)
+
+
 def _beside_grid_scene(lit: bool) -> dict:
     """A dark patch of Austro's size on the table right of cell (2, 4): shaded like a
     standing pawn (``lit``) or flat like a shadow or a change of exposure."""
