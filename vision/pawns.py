@@ -715,6 +715,7 @@ def find_pawns(
             unplaced |= _doubted_cells(
                 geometry, spirit, [(b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in small]
             )
+        passed_over: list[tuple[float, float, float]] = []
         if len(feet) > 1:
             # Of two look-alikes, one whose middle is faint, mixed or on a card of the pawn's
             # own colour is no pawn seen (see _unsure): the other, if sure, is the pawn.
@@ -736,6 +737,7 @@ def find_pawns(
                 )
             ]
             if len(sure) == 1:
+                passed_over = [f for f in feet if f not in sure]
                 feet = sure
         if len(feet) > 1:
             # Two look-alikes: which one is the pawn is not known, so neither card is sure.
@@ -829,6 +831,10 @@ def find_pawns(
             feet_at = [
                 (b[1] - offsets[i][0], b[2] - offsets[i][1]) for b in [(area, bx, by), *rivals]
             ]
+            # (and the look-alikes passed over for this one: fresh deck 11009, 11000-11099
+            # seed 41 #73, Austro plainly beside the grid passed over for Borea's shade on
+            # a card, which a rival then left in doubt: Austro missed silently)
+            feet_at += [(f[1], f[2]) for f in passed_over]
             unplaced |= _doubted_cells(geometry, spirit, feet_at)
             continue
         found[spirit] = pos

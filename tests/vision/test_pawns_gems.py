@@ -511,6 +511,30 @@ def test_the_white_and_the_dark_pawn_on_one_object_is_a_doubt() -> None:
     assert (2, 2) in unplaced
 
 
+def test_austro_passed_over_for_a_look_alike_in_doubt_leaves_his_edge_cell_uncertain() -> None:
+    # Fresh deck 11009 (`pawn_diag.py --designs 11000-11099 --seed 41 --read-only` #73):
+    # Austro beside the grid, and a dark blob of his colour beside another pawn on a card.
+    # Of two look-alikes the one on a card was kept (one beside the grid is never "sure"),
+    # then doubted for the other pawn on it, and Austro was missed silently where he stood.
+    g = _geometry()
+    colours, icovs = _pawn_colours()
+    colours[4] = (20.0, 0.0, 0.0)
+    expected = _board((45.0, 5.0, 10.0))
+    lab = expected.copy()
+    _stand(lab, (3, 0), colours[4], 0)
+    x, y = (round(v) for v in g.cell_centre((3, 0)))
+    lab[y + 9 : y + 19, x - 6 : x + 6] = colours[1]  # (another pawn's colour, beside it)
+    bx, by = round(g.cell_centre((2, 4))[0] + 0.85 * g.pitch), round(g.cell_centre((2, 4))[1])
+    # (4 sigmas yellower than learned: no pixel of his passes by colour, as in the photo,
+    # where he was seen beside the grid by his change alone)
+    lab[by - 7 : by + 7, bx - 6 : bx + 6] = _lit_austro_patch() + np.array([0.0, 0.0, 12.0])
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, unplaced = find_pawns(lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, g)
+    assert Spirit.AUSTRO not in found
+    assert {(3, 0), (2, 4)} <= unplaced
+
+
 def test_a_card_lit_differently_is_matched_before_the_residual() -> None:
     g = _geometry()
     expected = _board((70.0, 5.0, 10.0))
