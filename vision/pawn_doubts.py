@@ -74,15 +74,13 @@ def unexplained_cells(
         else:
             if not UNEXPLAINED_AREA * pawn_area <= 4 * npx <= UNEXPLAINED_MAX * biggest:
                 continue  # noise, or far bigger than a pawn with its shadow: light, a moved card
-            inside_blob = labels[y0 : y0 + h, x0 : x0 + w] == k
-            if _explained(points, (x0, y0, w, h)) or not (
-                compact(w, h, npx)
-                or (
-                    compact(w, h, npx, leaning=True)
-                    and _pawn_coloured(inside_blob, lab, x0, y0, pawn_colours)
-                )
-            ):
+            if not compact(w, h, npx, leaning=True) or _explained(points, (x0, y0, w, h)):
                 continue  # a sliver along a moved card's edge, not a pawn; or a pawn found
+            inside_blob = labels[y0 : y0 + h, x0 : x0 + w] == k
+            if not compact(w, h, npx) and not _pawn_coloured(
+                inside_blob, lab, x0, y0, pawn_colours
+            ):
+                continue  # too long for a pawn standing, and no coloured pawn's: a card's strip
             change = res[::2, ::2][y0 : y0 + h, x0 : x0 + w][inside_blob]
             if percentile_below(change, 90, UNEXPLAINED_STRONG) and not _shaded_body(
                 change, lab, expected, inside_blob, x0, y0
