@@ -667,9 +667,9 @@ def _austro_amid_the_table(own_spread: float) -> dict:
 
 
 def test_austro_beside_the_grid_is_seen_by_his_own_pixels_amid_his_shadow() -> None:
-    # Fresh deck 11024 (`pawn_diag.py --designs 11000-11099 --seed 41 --read-only` #195,
-    # #196): Austro plainly beside the grid on a bright green table, missed silently (no
-    # card to doubt). His shadow, of the green pawn's colour, outweighed him as a colour
+    # Fresh deck 11024 (`pawn_diag.py --designs 11000-11099 --seed 41 --read-only` #195):
+    # Austro plainly beside the grid on a bright green table, missed silently (no card to
+    # doubt). His shadow, of the green pawn's colour, outweighed him as a colour
     # blob; and the blob of change he and his shadow make (155 half-res px, 38 of them his
     # colour) had its mean, and its more changed half's, nearest the green pawn's, learned
     # with a wide spread. His own pixels, as many as half his area, now name him.
