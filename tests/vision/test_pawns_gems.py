@@ -1472,3 +1472,43 @@ def test_a_band_with_a_spur_filling_a_pawns_box_is_a_doubt_not_a_pawn() -> None:
     # a pawn's compact patch is not slender, nor a tall one leaning
     assert not pawn_shape.slender(np.ones((7, 6), bool))
     assert not pawn_shape.slender(np.ones((4, 12), bool))
+
+
+def _light_grey_between_the_greys(lightness: float) -> dict[Spirit, Position]:
+    """A pawn-sized patch of light grey at ``lightness`` on a dark grey card, with the white
+    pawn learned at L 88.6 (a narrow spread) and the dark one at L 29.5 with the wide spread
+    of his lit facets: by Mahalanobis distance the patch lies about as near either grey."""
+    colours, icovs = _pawn_colours()
+    borea, austro = (CALIBRATION_ORDER.index(s) for s in (Spirit.BOREA, Spirit.AUSTRO))
+    colours[borea], colours[austro] = (88.6, -1.2, 12.8), (29.5, 1.4, 3.1)
+    icovs[borea] = np.diag([1 / 6.1**2, 1 / 3.1**2, 1 / 3.3**2])
+    icovs[austro] = np.diag([1 / 18.0**2, 1 / 5.0**2, 1 / 5.0**2])
+    expected = _board((43.0, 0.0, 3.0))
+    lab = expected.copy()
+    x, y = (round(v) for v in _geometry().cell_centre((2, 2)))
+    noise = np.random.default_rng(3).normal(0, 2, (14, 12, 3))
+    lab[y - 7 : y + 7, x - 6 : x + 6] = np.array((lightness, 1.6, 10.7), np.float32) + noise
+    mask = (np.abs(lab - expected).sum(axis=-1) > 1).astype(np.uint8)
+    areas = np.full(5, 168.0)
+    found, _, _ = find_pawns(
+        lab, expected, mask, colours, icovs, np.zeros((5, 2)), areas, _geometry()
+    )
+    return found
+
+
+def test_the_white_pawn_as_near_the_dark_ones_wide_grey_is_told_by_lightness() -> None:
+    # DEV seed 5 #161 (`pawn_diag.py --n 240 --per-setup 8`): Borea plain on a card, 0.4
+    # of his window's pixels nearest Austro's colour (learned with a wide spread), left
+    # him unsure, and missed. Lighter than the greys' middle, they are the white pawn's.
+    assert _light_grey_between_the_greys(72.0) == {Spirit.BOREA: Position((2, 2))}
+
+
+def test_the_white_pawn_as_near_the_dark_ones_grey_is_seen_in_a_photo() -> None:
+    # The photo itself: DEV seed 5 #161, Borea plain on island 19's card.
+    sample, reading = photo_read(DEV_DESIGNS, 5, 161, per_setup=8)
+    assert reading.pawns[Spirit.BOREA] == sample.scene.pawns[Spirit.BOREA]
+
+
+def test_a_grey_nearer_the_dark_pawns_lightness_is_not_the_white_pawn() -> None:
+    # The same patch at L 52, nearer the dark pawn's lightness: not the white pawn, sure.
+    assert Spirit.BOREA not in _light_grey_between_the_greys(52.0)
