@@ -1512,3 +1512,12 @@ def test_the_white_pawn_as_near_the_dark_ones_grey_is_seen_in_a_photo() -> None:
 def test_a_grey_nearer_the_dark_pawns_lightness_is_not_the_white_pawn() -> None:
     # The same patch at L 52, nearer the dark pawn's lightness: not the white pawn, sure.
     assert Spirit.BOREA not in _light_grey_between_the_greys(52.0)
+
+
+def test_glare_elsewhere_keeping_its_cards_print_is_no_rival_to_the_white_pawn() -> None:
+    # DEV seed 5 #39 (`pawn_diag.py --n 240 --per-setup 8`): Borea plain on island 9's
+    # card, its print hidden (kept 0.07); a lamp's glow over islands 24 and 3, side by
+    # side, of his colour and size, kept their print (0.82, 0.78) and left which was
+    # Borea unknown: he was missed.
+    sample, reading = photo_read(DEV_DESIGNS, 5, 39, per_setup=8)
+    assert reading.pawns[Spirit.BOREA] == sample.scene.pawns[Spirit.BOREA]
