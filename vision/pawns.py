@@ -1125,9 +1125,9 @@ def _own_share(seen: F32, d: F32, colours: F32, i: int) -> float:
     white pawn's light grey pixels can lie nearer his colour than the white pawn's: DEV
     seed 5 #161, Borea plain on a card, his window's median L 78 (Borea learned at L 84,
     Austro at 37), 0.4 of its pixels nearest Austro's colour, was left unsure. The greys
-    differ in lightness above all, so lightness decides between the two. Not the other way (the
-    dark pawn's pixels nearest the white one's but darker): it found no dark pawn more on
-    the diagnosis sets, and made another dark blob a rival to Austro on fresh 2000-2099
+    differ in lightness above all, so lightness decides between the two. Not the other way
+    (the dark pawn's pixels nearest the white one's but darker): it found no dark pawn more
+    on the diagnosis sets, and made another dark blob a rival to Austro on fresh 2000-2099
     seed 23 #138."""
     nearest = d.argmin(axis=1)
     own = nearest == i
