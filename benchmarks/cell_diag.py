@@ -51,7 +51,12 @@ from zefiria.vision.synthetic import DEV_DESIGNS, make_dataset
 
 
 def rival_reason(
-    ev: pid.Evidence, deck: pid.PrintDeck, colour: np.ndarray, i: int, k: int, j: int
+    ev: pid.Evidence,
+    deck: pid.PrintDeck,
+    choice: np.ndarray,
+    i: int,
+    k: int,
+    j: int,
 ) -> str:
     """Why island ``j`` stays a rival of ``k`` in cell ``i`` (mirrors ``open_rivals``)."""
     p = float(ev.block_px)
@@ -65,7 +70,8 @@ def rival_reason(
     if den / p < pid.MIN_APART:
         return "too little apart"
     rho = float(((ej - ek) * seen).sum()) / max(den, 1e-6)
-    kind = "rho below side" if deck.framed[j] else "rival not framed, rho below its side"
+    framed = pid.vouched(ev, deck, choice)[j]
+    kind = "rho below side" if framed else "rival not framed, rho below its side"
     return f"{kind} ({'<0' if rho < 0 else '<0.2' if rho < 0.2 else '<side'})"
 
 
@@ -107,7 +113,7 @@ def reasons(ident: reader.Identification, deck: pid.PrintDeck) -> list[str]:
             if not rivals:
                 out.append("rival (all placed?)")
             else:
-                out.append("rival: " + rival_reason(ev, deck, colour, i, k, rivals[0]))
+                out.append("rival: " + rival_reason(ev, deck, choice, i, k, rivals[0]))
     return out
 
 

@@ -25,6 +25,7 @@ from zefiria.vision.card_print import (
 )
 from zefiria.vision.print_identity import (
     FIT_FRAMES,
+    FIT_TWICE,
     LAYOUT_MATCH,
     LAYOUT_NEAR,
     POOR_FIT,
@@ -431,6 +432,56 @@ def test_a_card_of_an_island_not_framed_at_calibration_is_sure_elsewhere_on_a_cl
     assert ev.cost[6, 6] <= FIT_FRAMES
     sure = certain(ev, unframed, same_colours, np.arange(25))
     assert not sure[6] and sure[np.arange(25) != 6].all()
+
+
+def _island_7_away(blend: float = 0.0) -> tuple[PrintDeck, np.ndarray, np.ndarray]:
+    """A deck whose island 7 was not framed at calibration, and a photo with islands 7 and
+    12 swapped; cell 6's card (island 12) has ``blend`` of island 7's print showing through."""
+    unframed = PrintDeck(np.stack([_print(k + 1) for k in range(25)]))
+    unframed.framed[6] = False
+    order = np.arange(25)
+    order[[6, 11]] = [11, 6]
+    prints = np.stack([_print(int(k) + 1, seed=800 + i) for i, k in enumerate(order)])
+    seen_through = _print(7, seed=900).astype(np.float32)
+    prints[6] = np.clip((1 - blend) * prints[6] + blend * seen_through, 0, 255)
+    return unframed, order, prints
+
+
+def test_a_card_not_framed_twice_is_sure_only_on_a_very_close_fit() -> None:
+    # Fresh deck 12007: island 5's outline was found neither at calibration nor in the
+    # photo, yet its card, in another cell, fitted its print at 0.06: only a card cut as its
+    # print was, away from the print's own cell, fits it so closely.
+    unframed, order, prints = _island_7_away()
+    ev, _ = unframed.evidence(prints)
+    lost = ev.framed.copy()
+    lost[11] = False
+    ev = dataclasses.replace(ev, framed=lost)
+    assert ev.cost[11, 6] <= FIT_TWICE
+    same_colours = np.zeros((25, 25), np.float32)
+    assert certain(ev, unframed, same_colours, order).all()
+    loose = ev.cost.copy()
+    loose[11, 6] = (FIT_TWICE + FIT_FRAMES) / 2  # close enough framed once, not twice
+    sure = certain(dataclasses.replace(ev, cost=loose), unframed, same_colours, order)
+    assert not sure[11] and sure[np.arange(25) != 11].all()
+    framed_now = dataclasses.replace(ev, cost=loose, framed=np.ones(25, bool))
+    assert certain(framed_now, unframed, same_colours, order).all()
+
+
+def test_an_island_not_framed_at_calibration_its_card_fits_now_is_a_rival_like_any_other() -> None:
+    # Fresh deck 11007: island 18's print was not framed at calibration, and every card read
+    # needed to lie 0.75 of the way from it (not 0.35) to rule it out, though island 18's own
+    # card, framed in the same photo, fitted that print at 0.01: cut right after all.
+    unframed, order, prints = _island_7_away(blend=0.3)  # cell 6: island 12, 7 through it
+    ev, _ = unframed.evidence(prints)
+    same_colours = np.zeros((25, 25), np.float32)
+    assert ev.framed[11] and ev.cost[11, 6] <= FIT_FRAMES
+    assert open_rivals(ev, unframed, same_colours, order)[6].tolist() == []
+    # Island 7's card fitting its print only loosely vouches for nothing: 7 stays a rival.
+    loose = ev.cost.copy()
+    loose[11, 6] = (FIT_FRAMES + POOR_FIT) / 2
+    ev_loose = dataclasses.replace(ev, cost=loose)
+    assert open_rivals(ev_loose, unframed, same_colours, order)[6].tolist() == [6]
+    assert not certain(ev_loose, unframed, same_colours, order)[6]
 
 
 def test_a_card_given_an_island_another_card_fits_far_better_is_beaten() -> None:
