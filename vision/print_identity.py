@@ -574,8 +574,7 @@ def framing(
     framed at calibration. A card fitting its island closely (``FIT_FRAMES``) meets the
     first anyway, and, framed now (or fitting within ``FIT_TWICE``), the second too, but
     only away from that island's own cell (:func:`vouched`). A card failing either is never
-    sure. (benchmarks/cell_diag.py names the null
-    cells' reasons by the same two.)"""
+    sure. (benchmarks/cell_diag.py names the null cells' reasons by the same two.)"""
     cells = np.arange(len(choice))
     close = ev.cost[cells, choice] <= FIT_FRAMES
     card: NDArray[np.bool_] = ev.framed | close
@@ -610,9 +609,8 @@ def certain(
     the prints' discriminant puts the card at least ``SIDE`` of the way towards ``k``
     (``OWN_SIDE`` when ``k`` is the island that lay in cell ``i`` at calibration;
     ``UNFRAMED_SIDE`` when ``j``'s print was not framed, nor vouched for by its card in
-    this photo, and only for a card fitting
-    ``k``'s print closely as a whole), on
-    blocks that fit one of the two (an object over a block says nothing) and that still
+    this photo, and only for a card fitting ``k``'s print closely as a whole), on blocks
+    that fit one of the two (an object over a block says nothing) and that still
     hold enough of what tells ``k`` and ``j`` apart. Each island lies on the table once, so
     an island surely seen in another cell is ruled out too: a pawn over one of two
     same-coloured cards' numbers leaves that card sure once the other card is.
