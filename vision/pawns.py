@@ -1489,6 +1489,15 @@ def _beside_grid(
                 # need only be darker than the table somewhere (glare, all lighter, is
                 # not: fresh deck 3044 #269, a glow beside the grid of his colour and
                 # lightness, 0 px darker).
+                if float(lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel].max()) < colours[austro][0]:
+                    # ...and his lit top is at least as light as he was learned, which a
+                    # faint glow is not, though noise leaves part of it below the table:
+                    # fresh deck 6034 (6000-6099 seed 43 #204), no pawn in the game, a
+                    # glow at L 19-30 on a table at 19 (Austro learned at 46), a tenth of
+                    # it darker, was placed as Austro. Of 27 Austros beside the grid on
+                    # tables darker than he (DEV seeds 5 and 22, fresh 3000-3999 seed 11,
+                    # 6000-6099 seed 43), the lightest pixel was 1.19-3.5 times his L.
+                    continue
                 drop = np.zeros_like(drop)
         darker = lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel] < table_l - drop
         if float(darker.mean()) < DARK_PART:

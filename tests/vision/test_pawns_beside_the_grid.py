@@ -22,3 +22,14 @@ def test_austro_beside_the_grid_is_not_passed_over_for_the_white_pawns_shade() -
     for spirit, pos in reading.pawns.items():
         assert pos == truth.get(spirit), spirit
     assert Spirit.BOREA in reading.pawns or (4, 4) in reading.uncertain
+
+
+@pytest.mark.slow
+def test_a_glow_fainter_than_austros_lit_top_is_no_austro_beside_the_grid() -> None:
+    # `pawn_diag.py --designs 6000-6099 --seed 43 --n 240 --read-only` #204 (deck 6034): no
+    # pawn in the game; a lamp's faint glow beside the grid (L 19-30 on a table at 19) has
+    # Austro's colour as learned (L 46), and a tenth of it lies below the table by noise
+    # alone: it was placed as Austro beside the grid.
+    sample, reading = photo_read(range(6000, 6100), 43, 204)
+    assert not sample.scene.pawns
+    assert Spirit.AUSTRO not in reading.pawns
