@@ -1489,7 +1489,7 @@ def _beside_grid(
                 # need only be darker than the table somewhere (glare, all lighter, is
                 # not: fresh deck 3044 #269, a glow beside the grid of his colour and
                 # lightness, 0 px darker).
-                if float(lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel].max()) < colours[austro][0]:
+                if float(pixels[:, 0].max()) < colours[austro][0]:
                     # ...and his lit top is at least as light as he was learned, which a
                     # faint glow is not, though noise leaves part of it below the table:
                     # fresh deck 6034 (6000-6099 seed 43 #204), no pawn in the game, a
@@ -1499,7 +1499,7 @@ def _beside_grid(
                     # 6000-6099 seed 43), the lightest pixel was 1.19-3.5 times his L.
                     continue
                 drop = np.zeros_like(drop)
-        darker = lab2[y0 : y0 + bh, x0 : x0 + bw, 0][sel] < table_l - drop
+        darker = pixels[:, 0] < table_l - drop
         if float(darker.mean()) < DARK_PART:
             continue  # all lighter than the table: glare (DEV seed 22 #191, a phantom)
         cx, cy = 2 * float(cents[k][0]) + 0.5, 2 * float(cents[k][1]) + 0.5
