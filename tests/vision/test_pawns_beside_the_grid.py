@@ -13,7 +13,7 @@ from .photos import photo_read
 @pytest.mark.slow
 def test_austro_beside_the_grid_is_not_passed_over_for_the_white_pawns_shade() -> None:
     # `pawn_diag.py --designs 6000-6099 --seed 43 --n 240 --read-only` #206 (deck 6034):
-    # Austro stands beside the grid and Borea on (4, 4), her shaded side of Austro's grey.
+    # Austro stands beside the grid and Borea on (4, 4), Borea's shaded side of Austro's grey.
     # Of his two look-alikes the one on the card was sure, so the one beside the grid was
     # passed over: Austro was placed on Borea's card and Borea missed, neither doubted.
     sample, reading = photo_read(range(6000, 6100), 43, 206)
