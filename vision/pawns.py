@@ -741,7 +741,9 @@ def find_pawns(
             # (fresh deck 6034, 6000-6099 seed 43 #206: Austro beside the grid passed over
             # for Borea's shade, placed on Borea's card, Borea missed silently). Both are
             # then doubted. `pawn_diag.py --read-only --n 240`: in/out 1 -> 0 on 6000-6099
-            # seed 43; DEV seed 5, 3000-3099 seed 11, held out 4000-4099 seed 13 unchanged.
+            # seed 43; DEV seed 5, 3000-3099 seed 11, held out 4000-4099 seed 13 unchanged;
+            # 9000-9999 seed 21 665 -> 663 right (deck 9031: a dark patch of wood beside
+            # the grid left Austro on his card doubted, not placed, twice).
             beside = any(cell_of(geometry, f[1], f[2]).outside for f in feet)
             if len(sure) == 1 and not beside:
                 passed_over = [f for f in feet if f not in sure]
