@@ -831,6 +831,13 @@ def find_pawns(
         # sliver's is a strip of a card's edge with a spur (fresh deck 9017 #142: a card's
         # green band, 21 x 5 px by its moments in a 22 x 9 box, placed as the green pawn).
         glare = pos.outside and _all_lighter(lab, expected, bx, by, float(colours[i][0]))
+        # On a card, a white blob of one lightness all over is a lamp's spot: the white
+        # pawn shows a lit top and a shaded side (see _flat).
+        glare = glare or (
+            spirit is GREYS[0]
+            and not pos.outside
+            and _flat(lab, mask, bx, by, areas[i], float(colours[i][0]))
+        )
         kind = kind or ("glare beside the grid" if glare else "slender" if sliver else "")
         if (
             rivals
@@ -988,6 +995,28 @@ def _grey_share(
         return 0.0
     d = pawn_distances(px, colours[list(pair)], icovs[list(pair)])
     return float(np.mean(d[:, 0] < d[:, 1]))
+
+
+def _flat(lab: F32, mask: U8, x: float, y: float, area: float, lightness: float) -> bool:
+    """Whether a blob's changed pixels (a disc of ``area`` at (x, y), board px) are all of
+    one lightness (10th to 90th percentile of L within ``FLAT_SPREAD``) and all lighter than
+    the white pawn was learned (``lightness``, by ``FLAT_SPREAD``): a lamp's spot over a
+    card, not the pawn, whose lit top and shaded side differ. DEV seed 22 #79: no pawn in
+    the game, a spot over island 22 at L 95-98 (spread 3.1; Borea learned at L 51) was
+    placed as the white pawn; the white pawn's 141 objects where he stood (DEV seed 22, and
+    seed 5's first 30 photos) spread 12.9 L or more. (Flatness alone would also refuse a
+    matte pawn seen from straight above in even light, at his own lightness.)"""
+    r = max(2, round(float(np.sqrt(area / np.pi))))
+    xi, yi = round(x), round(y)
+    win = (slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1))
+    light = lab[win][..., 0][mask[win] > 0]
+    if len(light) < 9:
+        return False
+    lo, hi = np.percentile(light, [10, 90])
+    return bool(hi - lo < FLAT_SPREAD and lo > lightness + FLAT_SPREAD)
+
+
+FLAT_SPREAD = 9.0  # L, as SOLID_SPREAD asks of the dark pawn beside the grid
 
 
 # An object most of whose pixels (this share) are one grey's, of that grey's size rather

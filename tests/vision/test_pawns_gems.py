@@ -1229,6 +1229,16 @@ def test_glare_on_a_plain_sky_is_no_borea_on_a_fresh_deck() -> None:
     assert Spirit.BOREA not in sample.scene.pawns and Spirit.BOREA not in found
 
 
+@pytest.mark.slow
+def test_a_lamps_spot_flat_and_white_over_a_card_is_no_borea() -> None:
+    # DEV seed 22 #79 (`pawn_diag.py --n 240 --read-only`), design 13: no pawn in the game;
+    # a lamp's spot over island 22 in (2, 3), L 95-98 all over (Borea learned at L 51), was
+    # placed as Borea, the cell not even doubted.
+    truth, seen, reading = pawn_seen(DEV_DESIGNS, 22, 79, Spirit.BOREA)
+    assert truth is None and seen is None
+    assert (2, 3) in reading.uncertain
+
+
 def test_art_where_the_calibration_had_glare_is_no_pawn_but_a_pawn_there_is() -> None:
     # Fresh deck 7023 (`pawn_diag.py --designs 7000-7999 --seed 43`, #139, #140): orange art
     # under glare in the calibration photo, plain now, was named Jugo.
