@@ -987,14 +987,21 @@ def _grey_share(
     is. The dark pawn's lit facets read as the white one (and the white one's shaded side
     as the dark one), so each grey finds a blob on the other; most of the object's pixels
     still lie nearer its own colour."""
-    r = max(2, round(float(np.sqrt(area / np.pi))))
-    xi, yi = round(x), round(y)
-    win = (slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1))
-    px = lab[win][mask[win] > 0]
+    px = _disc_pixels(lab, mask, x, y, area)
     if len(px) < 9:
         return 0.0
     d = pawn_distances(px, colours[list(pair)], icovs[list(pair)])
     return float(np.mean(d[:, 0] < d[:, 1]))
+
+
+def _disc_pixels(lab: F32, mask: U8, x: float, y: float, area: float) -> F32:
+    """The changed pixels (N x 3 Lab) of a blob at (x, y): those in ``mask`` within the
+    square around a disc of ``area`` (board px)."""
+    r = max(2, round(float(np.sqrt(area / np.pi))))
+    xi, yi = round(x), round(y)
+    win = (slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1))
+    out: F32 = lab[win][mask[win] > 0]
+    return out
 
 
 def _flat(lab: F32, mask: U8, x: float, y: float, area: float, lightness: float) -> bool:
@@ -1006,10 +1013,7 @@ def _flat(lab: F32, mask: U8, x: float, y: float, area: float, lightness: float)
     placed as the white pawn; the white pawn's 141 objects where he stood (DEV seed 22, and
     seed 5's first 30 photos) spread 12.9 L or more. (Flatness alone would also refuse a
     matte pawn seen from straight above in even light, at his own lightness.)"""
-    r = max(2, round(float(np.sqrt(area / np.pi))))
-    xi, yi = round(x), round(y)
-    win = (slice(max(0, yi - r), yi + r + 1), slice(max(0, xi - r), xi + r + 1))
-    light = lab[win][..., 0][mask[win] > 0]
+    light = _disc_pixels(lab, mask, x, y, area)[:, 0]
     if len(light) < 9:
         return False
     lo, hi = np.percentile(light, [10, 90])
