@@ -43,7 +43,7 @@ U8 = NDArray[Any]
 
 INNER = 0.84  # share of the card compared (its edge may show table, a shadow, a neighbour)
 BLOCKS = (4, 4)  # (columns, rows): an occluded block is left out, not the whole card
-REACH = 1  # print px searched each way around the edge alignment
+REACH = 1  # print px searched each way around the edge alignment (a step more past its edge)
 DROP = 2  # worst blocks left out of a pairing's cost
 # Certainty (tuned on the DEV decks only):
 COLOUR_APART = 0.5  # islands whose colours differ by this much are told apart by colour
@@ -170,6 +170,13 @@ NEAR_PX = OFF_PX
 # on any. (The reading's check alone, at 0.3 / 0.15 / 0.08 / 0: 4768 / 4784 / 4784
 # / 4784 on 3000-3099; the calibration's alone 4779.)
 RECHECK_FIT = 0.15
+# A card whose best fit lies at the edge of the REACH search, a print px off its alignment,
+# is compared a step further that way unless it fits some print within PAST_REACH_FIT per
+# pixel (PrintDeck._compare_past_reach). On 48 DEV photos, 9.5 cards a photo had their best
+# fit at the edge, half of them within 0.05; the step improved the best fit by 0.01 or
+# more for 19 cards, 17 of them beyond 0.05. Stepping for every such card cost about
+# 1.5 ms a photo (reading_speed.py, one core), and so gated, nothing measurable.
+PAST_REACH_FIT = 0.05
 
 
 @dataclass(frozen=True)
@@ -326,6 +333,7 @@ class PrintDeck:
             self._compare_also(soft, cells, moved, fits)
         self._search_wide(soft, shift, framed, fits)
         self._compare_on_layout(soft, shift, framed, fits)
+        self._compare_past_reach(soft, fits)
         best = np.argmin(total, axis=2)
         n = len(prints)
         ii, kk = np.meshgrid(np.arange(n), np.arange(err.shape[1]), indexing="ij")
@@ -355,6 +363,39 @@ class PrintDeck:
         fits.total[cells[rows], isl] = t2[rows, isl]
         fits.at[cells[rows], isl] = moved[rows]
 
+    def _compare_past_reach(self, soft: F32, fits: _BestFits) -> None:
+        """Cards whose best fit (any island's) lies at the edge of the ``REACH`` search,
+        compared again one step further that way (``fits`` updated in place: see
+        :meth:`_compare_also`).
+
+        A card turned a little from its cell's calibrated corners is aligned where its
+        sides are, and its fine detail (an icon near one end) can lie 2 px from there:
+        its own island's print then misfits it and islands with the same icon stay its
+        rivals (fresh design 3009, see docs/vision.md). A card fitting some print within
+        ``PAST_REACH_FIT`` is not: about 9 cards a photo have their best fit at the edge,
+        mostly noise's, and the step changes nothing for those fitting so closely."""
+        n, _, shifts = fits.total.shape
+        s = 2 * REACH + 1
+        island, at = np.divmod(np.argmin(fits.total.reshape(n, -1), axis=1), shifts)
+        step = np.stack([at % s - REACH, at // s - REACH], axis=1)  # (dx, dy) of the best
+        edge = np.abs(step).max(axis=1) == REACH
+        cells = np.flatnonzero(edge & (self._best_fit_per_px(fits) > PAST_REACH_FIT))
+        if not len(cells):
+            return
+        lo, hi = self._alignment_bounds(soft)
+        moved = np.clip(fits.at[cells, island[cells]] + step[cells], lo, hi)
+        self._compare_also(soft, cells, moved, fits)
+
+    def _alignment_bounds(self, soft: F32) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The lowest and highest alignment (dx, dy) whose ``REACH`` search keeps every
+        compared window on the print."""
+        _, height, width = soft.shape
+        w, h = self.size
+        x0, y0 = self.origin
+        lo = np.array([REACH - x0, REACH - y0])
+        hi = np.array([width - x0 - w - REACH, height - y0 - h - REACH])
+        return lo, hi
+
     def _best_fit_per_px(self, fits: _BestFits) -> F32:
         """Each card's cost against the island it fits best, per pixel compared (the blocks
         kept: all but the DROP worst)."""
@@ -372,13 +413,9 @@ class PrintDeck:
         if int(poor.sum()) < WIDE_CELLS:
             return
         cells = np.flatnonzero(poor)
-        _, height, width = soft.shape
-        w, h = self.size
-        x0, y0 = self.origin
         # (steps of the REACH-wide search around each alignment tile the square; every
         # window stays on the print)
-        lo = np.array([REACH - x0, REACH - y0])
-        hi = np.array([width - x0 - w - REACH, height - y0 - h - REACH])
+        lo, hi = self._alignment_bounds(soft)
         offsets = range(-WIDE, WIDE + 1, 2 * REACH + 1)
         for oy in offsets:
             for ox in offsets:

@@ -28,6 +28,7 @@ from zefiria.vision.print_identity import (
     FIT_TWICE,
     LAYOUT_MATCH,
     LAYOUT_NEAR,
+    PAST_REACH_FIT,
     POOR_FIT,
     SIDE_SEEN,
     WIDE_CELLS,
@@ -318,7 +319,7 @@ def test_only_framed_cards_that_fit_poorly_put_the_whole_reading_in_doubt(
     for i in range(smudged):
         prints[i] = _smudged(i + 1, seed=200 + i)
     for i in range(smudged, smudged + moved):
-        prints[i] = _print(i + 1, 14, 0, seed=300 + i)  # beyond the outline's reach
+        prints[i] = _print(i + 1, 16, 0, seed=300 + i)  # beyond the reach, a step further too
     ev, _ = deck.evidence(np.stack(prints))
     choice = np.arange(25)
     assert (ev.cost[choice, choice] > POOR_FIT).sum() == smudged + moved
@@ -586,3 +587,35 @@ def test_a_calibration_print_registered_a_stripe_off_follows_the_layout(
     _aliased(monkeypatch, [], 0)
     ev, _ = deck.evidence(prints)
     assert (ev.cost[clear, clear] < FIT_FRAMES).all()
+
+
+def test_a_card_past_its_outlines_alignment_is_compared_a_step_further(
+    deck: PrintDeck, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fresh design 3009 (3000-3099, seed 11, #72): a card turned a little from its cell's
+    # calibrated corners had its fine icon 2 px from where its outline aligned it; the
+    # search a pixel each way fitted it best at its edge, its own island's icon misfitted
+    # there, and three islands with the same icon stayed its rivals: left null. A best fit
+    # at the search's edge is searched a step further. (These prints' art is coarser than
+    # an icon: a pixel off costs them little, so the card here lies 3 px off.)
+    prints = np.stack([_print(k + 1, seed=800 + k) for k in range(25)])
+    _aliased(monkeypatch, [3], 3)
+    monkeypatch.setattr(PrintDeck, "_compare_past_reach", lambda self, soft, fits: None)
+    within, _ = deck.evidence(prints)
+    monkeypatch.undo()
+    _aliased(monkeypatch, [3], 3)
+    ev, shift = deck.evidence(prints)
+    assert shift[3, 0] == 3  # (the outline's alignment is kept)
+    assert within.at[3, 3, 0] == 3
+    assert within.cost[3, 3] > PAST_REACH_FIT
+    assert ev.at[3, 3, 0] == 2  # compared a step further
+    assert ev.cost[3, 3] < 0.5 * within.cost[3, 3]
+    others = np.arange(25) != 3
+    assert (ev.cost[others, others] == within.cost[others, others]).all()
+    # A card whose best fit at the edge is close already is not searched further: its
+    # best shift there is mostly noise's (about 9 cards a photo), and the search costs time.
+    monkeypatch.undo()
+    _aliased(monkeypatch, [3], 1)
+    ev, _ = deck.evidence(prints)
+    assert ev.cost[3, 3] < PAST_REACH_FIT
+    assert ev.at[3, 3, 0] == 1
