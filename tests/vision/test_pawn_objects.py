@@ -318,6 +318,15 @@ def test_a_card_nudged_beyond_its_match_is_no_pawn() -> None:
     assert _card_moved(pawn, expected, inside, 57, 57) < 0.5
 
 
+def _without_past_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cards compared only within the print search, never a step past its edge
+    (print_identity.PrintDeck._compare_past_reach): the alignments a photo's case was
+    found on."""
+    monkeypatch.setattr(
+        print_identity.PrintDeck, "_compare_past_reach", lambda self, soft, fits: None
+    )
+
+
 def _dev_reading(
     index: int,
     second: bool,
@@ -394,9 +403,7 @@ def test_an_object_too_small_for_the_pawn_whose_colour_it_has_is_taken_whole(
     # (and on the cards' alignments before the search a step past its edge: with it the
     # expected board around him moves a pixel, he is found without this rule, and the
     # photo no longer tests it)
-    monkeypatch.setattr(
-        print_identity.PrintDeck, "_compare_past_reach", lambda self, soft, fits: None
-    )
+    _without_past_reach(monkeypatch)
     taken_whole = pawn_objects._opaque_whole
     sizes: list[float] = []  # the least size each object taken whole had to reach
 
@@ -431,9 +438,7 @@ def test_glare_over_dark_art_is_not_taken_whole_for_a_pawn(
     monkeypatch.setattr(calibrate_module, "clear_glare", lambda board, lab, *_: (board, lab))
     # (nor a card compared a step past its search's edge: with that, the expected board
     # there moves a pixel and the glare is not named even with this rule off)
-    monkeypatch.setattr(
-        print_identity.PrintDeck, "_compare_past_reach", lambda self, soft, fits: None
-    )
+    _without_past_reach(monkeypatch)
     scene, found = _dev_reading(174, True, monkeypatch, 37, range(9000, 10000))
     assert scene.pawns == {} and found == {}
     monkeypatch.setattr(pawn_objects, "WHOLE_CORE", 0.0)
