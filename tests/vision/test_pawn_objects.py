@@ -620,8 +620,26 @@ def test_a_dark_pawn_joined_to_his_shadow_at_calibration_is_named_in_readings() 
 
 
 def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
-    # The first look placed Borea on an object whose median is plainly Austro's dark grey
-    # (the dark pawn's lit facets read as the white one: DEV seed 5 #127).
+    # The first look placed Borea on an object whose median is Austro's dark grey, lit
+    # (the dark pawn's lit facets read as the white one: DEV seed 5 #127): 7 Lab from
+    # Austro's colour at the most light allowed, 26 from Borea's.
+    g = _geometry()
+    expected = _board()
+    lab = expected.copy()
+    at = g.cell_centre((1, 2))
+    _put(lab, at, (30.0, 0.0, 0.0))
+    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
+    args = (LOOKS, _learned_at(), FLAT)
+    look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
+    assert look.doubted == {Spirit.BOREA}
+    assert look.seen == []  # (nor is Austro named there: not plainly his colour)
+    look = second_look(lab, expected, mask, *args, {Spirit.AUSTRO: at}, [], g)
+    assert look.doubted == set()
+
+
+def test_an_object_plainly_another_pawns_colour_is_named_for_him() -> None:
+    # DEV seed 5 #157: Borea placed on the dark pawn's lit top, whose colour is Austro's
+    # within 2 Lab and 45 from the next: Borea is doubted and Austro named there.
     g = _geometry()
     expected = _board()
     lab = expected.copy()
@@ -631,9 +649,7 @@ def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
     args = (LOOKS, _learned_at(), FLAT)
     look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
     assert look.doubted == {Spirit.BOREA}
-    assert look.seen == []  # (nor is Austro named there: the object is taken)
-    look = second_look(lab, expected, mask, *args, {Spirit.AUSTRO: at}, [], g)
-    assert look.doubted == set()
+    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.AUSTRO, Position((1, 2)))]
 
 
 def test_a_pawn_doubted_where_he_was_placed_is_named_where_his_colour_is() -> None:
@@ -650,7 +666,10 @@ def test_a_pawn_doubted_where_he_was_placed_is_named_where_his_colour_is() -> No
     args = (LOOKS, _learned_at(), FLAT)
     look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
     assert look.doubted == {Spirit.BOREA}
-    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.BOREA, Position((3, 3)))]
+    assert {(s.spirit, s.position) for s in look.seen} == {
+        (Spirit.BOREA, Position((3, 3))),
+        (Spirit.AUSTRO, Position((1, 2))),  # (the object plainly his colour)
+    }
     # ...but a pawn placed on an object of his own colour is not looked for again
     _put(lab, at, (60.0, 0.0, -10.0), seed=2)
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
@@ -662,8 +681,8 @@ def test_a_pawn_doubted_where_he_was_placed_is_named_where_his_colour_is() -> No
 def test_the_white_pawn_taken_off_the_dark_ones_lit_top_is_found_on_his_card() -> None:
     truth, seen, reading = pawn_seen(range(16), 5, 157, Spirit.BOREA)  # (DEV decks 0-15)
     assert truth is not None and seen == truth
-    assert reading.pawns.get(Spirit.AUSTRO) is None  # (his card is in doubt instead)
-    assert (4, 2) in reading.uncertain
+    # ...and the dark one is named on his own (the object plainly his colour)
+    assert reading.pawns.get(Spirit.AUSTRO) == Position((4, 2))
 
 
 def _rimmed(lab: np.ndarray, at: tuple[float, float], colour: tuple[float, ...]) -> None:
