@@ -619,37 +619,33 @@ def test_a_dark_pawn_joined_to_his_shadow_at_calibration_is_named_in_readings() 
     assert truth is not None and seen == truth
 
 
-def test_a_pawn_placed_on_another_pawns_colour_is_doubted() -> None:
-    # The first look placed Borea on an object whose median is Austro's dark grey, lit
-    # (the dark pawn's lit facets read as the white one: DEV seed 5 #127): 7 Lab from
-    # Austro's colour at the most light allowed, 26 from Borea's.
+@pytest.mark.parametrize(
+    ("colour", "named"),
+    [
+        # Austro's grey lit, 7 Lab from his colour at the most light allowed and 26 from
+        # Borea's: not plainly his, nor is Austro named there
+        ((30.0, 0.0, 0.0), []),
+        # his own grey, within 2 Lab and 45 from the next (DEV seed 5 #157): named there
+        ((20.0, 0.0, 0.0), [(Spirit.AUSTRO, Position((1, 2)))]),
+    ],
+)
+def test_a_pawn_placed_on_another_pawns_colour_is_doubted(
+    colour: tuple[float, float, float], named: list[tuple[Spirit, Position]]
+) -> None:
+    # The first look placed Borea on an object whose median is Austro's dark grey (the
+    # dark pawn's lit facets read as the white one: DEV seed 5 #127).
     g = _geometry()
     expected = _board()
     lab = expected.copy()
     at = g.cell_centre((1, 2))
-    _put(lab, at, (30.0, 0.0, 0.0))
+    _put(lab, at, colour)
     mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
     args = (LOOKS, _learned_at(), FLAT)
     look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
     assert look.doubted == {Spirit.BOREA}
-    assert look.seen == []  # (nor is Austro named there: not plainly his colour)
+    assert [(s.spirit, s.position) for s in look.seen] == named
     look = second_look(lab, expected, mask, *args, {Spirit.AUSTRO: at}, [], g)
     assert look.doubted == set()
-
-
-def test_an_object_plainly_another_pawns_colour_is_named_for_him() -> None:
-    # DEV seed 5 #157: Borea placed on the dark pawn's lit top, whose colour is Austro's
-    # within 2 Lab and 45 from the next: Borea is doubted and Austro named there.
-    g = _geometry()
-    expected = _board()
-    lab = expected.copy()
-    at = g.cell_centre((1, 2))
-    _put(lab, at, (20.0, 0.0, 0.0))
-    mask = (np.abs(lab - expected).sum(axis=-1) > 3).astype(np.uint8)
-    args = (LOOKS, _learned_at(), FLAT)
-    look = second_look(lab, expected, mask, *args, {Spirit.BOREA: at}, [], g)
-    assert look.doubted == {Spirit.BOREA}
-    assert [(s.spirit, s.position) for s in look.seen] == [(Spirit.AUSTRO, Position((1, 2)))]
 
 
 def test_a_pawn_doubted_where_he_was_placed_is_named_where_his_colour_is() -> None:
