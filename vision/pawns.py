@@ -238,6 +238,22 @@ def _greys_too_alike(colours: F32) -> bool:
     return ((white + 16.0) / max(dark + 16.0, 1.0)) ** 3 < GREYS_APART
 
 
+def white_learned_in_shade(colours: F32) -> bool:
+    """Whether the white pawn was learned darker than a coloured pawn: from his shaded side.
+
+    White paint reflects more light than any coloured paint (the orange of Jugo about half
+    as much), so under the calibration's light, which differs little along the row of
+    islands 1..5, the white pawn is learned the lightest pawn. Learned darker by more than
+    ``SHADE_SLACK`` allows, on (L + 16), what was learned is his shade: his lit side
+    matched a pale card and left the change (fresh deck 8033, 8000-8099 seed 19: Borea
+    learned at L 25 beside Jugo's 40, on a grey card as light as his top; photo #200 then
+    named Austro's lit top Borea's colour, 3.3 Lab from it, and placed Borea there, silent).
+    A reading then reports the white pawn, but his cell in doubt."""
+    white = float(colours[CALIBRATION_ORDER.index(GREYS[0])][0])
+    coloured = [float(colours[i][0]) for i, s in enumerate(CALIBRATION_ORDER) if s not in GREYS]
+    return white + 16.0 < SHADE_SLACK * (max(coloured) + 16.0)
+
+
 def _not_standing_out(spirit: Spirit, i: int) -> str:
     """Why a pawn could not be learned from its card, and what to do: glare or a shadow can be
     moved, but the protocol fixes the card (island 1..5), so where the card's own colour is
@@ -357,6 +373,9 @@ UNLIKE_CARD = 12.0  # Lab: a learned pawn colour at least this far from the card
 # Borea's 50; its six photos read him as Borea once and missed him silently three times),
 # then 2.5, 2.7, 2.9, 3.6 and up; 11 at the median (docs/vision.md).
 GREYS_APART = 2.0
+# The (L + 16) share of the lightest coloured pawn's below which the white pawn was learned
+# from his shade (white_learned_in_shade): the light field's own slack (pawn_objects.SLACK).
+SHADE_SLACK = 0.92
 # Quantile of the blob's change from the card above which its pixels teach the colour: only
 # the fringe is left out. On a light card a pawn's shaded side changes most; learning from
 # the most-changed half (0.5) learned the shade alone, and readings then missed the lit

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from zefiria.engine.grid import ALL_CELLS, SIZE, Cell
+from zefiria.engine.spirits import Spirit
 
 from . import assignment
 from .bare_table import no_grid, table_colours, table_shares, table_unseen
@@ -57,7 +58,7 @@ from .hand_pawns import pawns_in_reach
 from .light_field import FLAT, card_ratios, fit_field
 from .pawn_doubts import unexplained_cells
 from .pawn_objects import PawnLooks, looks_at, second_look
-from .pawns import find_pawns
+from .pawns import find_pawns, white_learned_in_shade
 from .photo_io import PhotoError, check_image
 from .pixels import median, noise_photo
 from .print_identity import Evidence, PrintDeck, certain
@@ -448,6 +449,10 @@ def read_table(image_bgr: U8, profile: Profile) -> Reading:
             pawn_at.append(seen.point)
             if seen.doubtful:
                 doubtful_pawns.add(seen.spirit)
+    # The white pawn learned from his shade: whatever is named his colour may be another
+    # pawn's lit top (see pawns.white_learned_in_shade); reported, his cell in doubt.
+    if Spirit.BOREA in pawns and white_learned_in_shade(profile.pawn_colours):
+        doubtful_pawns.add(Spirit.BOREA)
     # A hidden card was not pasted into the expected board (its island is unknown): what
     # differs there says nothing of a pawn's colour, so a pawn placed on it is no sure pawn
     # (DEV seed 21 #161: a covered card's sky read as Borea). The card is uncertain already.

@@ -10,7 +10,14 @@ import pytest
 from zefiria.engine.spirits import CALIBRATION_ORDER, Spirit
 from zefiria.vision.calibrate import CalibrationError, calibrate
 from zefiria.vision.grid_locator import to_lab
-from zefiria.vision.pawns import _greys_too_alike, _least_glare, _own_blob, _strip, glare_added
+from zefiria.vision.pawns import (
+    _greys_too_alike,
+    _least_glare,
+    _own_blob,
+    _strip,
+    glare_added,
+    white_learned_in_shade,
+)
 from zefiria.vision.profile import Profile
 from zefiria.vision.reader import read_table
 from zefiria.vision.synthetic import DEV_DESIGNS, Sample, make_dataset
@@ -211,6 +218,21 @@ def test_the_white_and_the_dark_pawn_learned_nearly_alike_are_refused() -> None:
     assert _greys_too_alike(colours(50.1, 38.3))
     assert not _greys_too_alike(colours(27.8, 7.8))
     assert not _greys_too_alike(colours(84.9, 54.7))
+
+
+def test_a_white_pawn_learned_darker_than_a_coloured_one_was_learned_in_his_shade() -> None:
+    # Fresh deck 8033 (8000-8099 seed 19): Borea at L 25.5, Jugo at 39.8, under one dim
+    # light: white paint reflects about twice what orange does. Within the light's slack
+    # (0.92 of the lightest coloured pawn's L + 16) a white pawn is taken as learned lit:
+    # fresh deck 8032, Borea 63.6 beside Jugo's 65.0, read as usual.
+    def colours(white: float, orange: float) -> np.ndarray:
+        out = np.zeros((5, 3), np.float32)
+        out[:, 0] = [white, orange, 26.5, 14.4, 6.4]
+        return out
+
+    assert white_learned_in_shade(colours(25.5, 39.8))
+    assert not white_learned_in_shade(colours(63.6, 65.0))
+    assert not white_learned_in_shade(colours(89.0, 67.0))
 
 
 @pytest.mark.slow

@@ -1531,3 +1531,21 @@ def test_glare_elsewhere_keeping_its_cards_print_is_no_rival_to_the_white_pawn()
     # Borea unknown: he was missed.
     sample, reading = photo_read(DEV_DESIGNS, 5, 39, per_setup=8)
     assert reading.pawns[Spirit.BOREA] == sample.scene.pawns[Spirit.BOREA]
+
+
+def test_a_white_pawn_learned_from_his_shade_is_never_placed_sure() -> None:
+    # Fresh deck 8033 (`pawn_diag.py --read-only --designs 8000-8099 --seed 19`, photo
+    # #200): Borea was learned at L 25 from his shaded side, beside Jugo's 40 (his lit top
+    # matched the grey card under him), and Austro's lit top, on a card under a lamp, had
+    # that grey. Borea was reported on Austro's card, the cell not in doubt; now the cell
+    # is in doubt wherever the white pawn is placed.
+    sample = next(
+        s for s in make_dataset(201, 19, range(8000, 8100), per_setup=6) if s.index == 200
+    )
+    solved, pawns_photo = sample.setup.calibration()
+    profile = calibrate(solved.image, pawns_photo.image)
+    assert pawns.white_learned_in_shade(profile.pawn_colours)
+    reading = read_table(sample.render().image, profile)
+    austro = sample.scene.pawns[Spirit.AUSTRO]
+    assert Spirit.BOREA not in sample.scene.pawns
+    assert reading.pawns.get(Spirit.BOREA) is None or austro.cell in reading.uncertain
