@@ -36,7 +36,7 @@ def photo_read(
 
 
 def pawn_seen(
-    designs: range, seed: int, index: int, spirit: Spirit
+    designs: Sequence[int], seed: int, index: int, spirit: Spirit
 ) -> tuple[Position | None, Position | None, Reading]:
     """Where ``spirit`` stands in photo ``index`` (None: not in the game), where its reading
     places him (None: not seen), and the reading."""
