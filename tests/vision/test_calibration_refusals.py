@@ -221,3 +221,26 @@ def test_borders_as_light_as_the_table_in_grey_are_found_in_another_channel() ->
     assert all(got in (None, want) for got, want in read)
     assert sum(got == want for got, want in read) >= 20
     assert reading.pawns == dict(scene.pawns)
+
+
+def test_a_lattice_of_no_cards_shape_is_no_grid() -> None:
+    from zefiria.vision.grid_locator import GridNotFoundError, _check_cell_shape
+
+    pitch = np.diag([90.0, 120.0, 1.0])  # cells 0.75 as wide as tall: a card and its gap
+    _check_cell_shape(pitch)
+    _check_cell_shape(np.diag([120.0, 90.0, 1.0]))  # (a camera tilted along the rows)
+    with pytest.raises(GridNotFoundError, match=r"cells 0\.33 times as wide as tall"):
+        _check_cell_shape(np.diag([40.0, 120.0, 1.0]))  # strips of cards numbered as cards
+    with pytest.raises(GridNotFoundError, match="no card's shape"):
+        _check_cell_shape(np.diag([300.0, 120.0, 1.0]))
+
+
+@pytest.mark.slow
+def test_strips_of_cards_fitted_as_the_grid_are_not_blamed_on_the_cards_spacing() -> None:
+    # Fresh deck 3027 (`pawn_diag.py --designs 3000-3099 --seed 11`, session 27): pale wavy
+    # art as light as a lamp's pool on a pale table; strips of its cards were fitted as a
+    # 5x5 grid (cells 0.33 as wide as tall) and the session refused as "the grid does not
+    # fit the cards ... lay the cards a finger apart", which no re-laying mends.
+    solved, pawns = random_setup(11 * 100_003 + 27, 3027).calibration()
+    with pytest.raises(CalibrationError, match="grid not found: what was fitted as the grid"):
+        calibrate(solved.image, pawns.image)
