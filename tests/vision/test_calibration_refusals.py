@@ -226,8 +226,7 @@ def test_borders_as_light_as_the_table_in_grey_are_found_in_another_channel() ->
 def test_a_lattice_of_no_cards_shape_is_no_grid() -> None:
     from zefiria.vision.grid_locator import GridNotFoundError, _check_cell_shape
 
-    pitch = np.diag([90.0, 120.0, 1.0])  # cells 0.75 as wide as tall: a card and its gap
-    _check_cell_shape(pitch)
+    _check_cell_shape(np.diag([90.0, 120.0, 1.0]))  # 0.75 as wide as tall: a card and its gap
     _check_cell_shape(np.diag([120.0, 90.0, 1.0]))  # (a camera tilted along the rows)
     with pytest.raises(GridNotFoundError, match=r"cells 0\.33 times as wide as tall"):
         _check_cell_shape(np.diag([40.0, 120.0, 1.0]))  # strips of cards numbered as cards
