@@ -251,7 +251,8 @@ def learn_looks(
     A pawn with no object there, or whose object's colour lies nearer another pawn's
     learned colour than its own (the card or glare took most of it: DEV seed 22 session 10,
     Borea's object the green card's), keeps its colour blob's colour; a grey pawn is looked
-    at whole first (:func:`_grey_whole_look`). A coloured pawn is
+    at whole first (:func:`_grey_whole_look`), at his object's core next, and last at his
+    own pixels in the mask's object (:func:`_grey_own_pixels`). A coloured pawn is
     given the median area of the others' objects when at least ``LEARNED_FOR_AREA`` were
     learned (the pawns are of one size); otherwise, and for the grey pawns, area 0: the
     second look never names it.
@@ -288,6 +289,11 @@ def learn_looks(
                 # his colour blob has found him: in readings a grey's core may be glare's
                 # (see _median_colour).
                 colour = core
+        if GREY_PAWNS[i] and not _nearest_own(colours, colour, i) and whole is not None:
+            own = _grey_own_pixels(lab, whole, x, y, colours, i)
+            if own is not None:
+                shape, colour = own
+                taken_whole.add(i)
         if shape is None or not _nearest_own(colours, colour, i):
             continue
         looks[i] = colour
@@ -360,6 +366,51 @@ def _grey_whole_look(
     return shape, _median_colour(lab, labels, shape)[0]
 
 
+def _grey_own_pixels(
+    lab: F32,
+    whole: tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]],
+    x: int,
+    y: int,
+    colours: F32,
+    i: int,
+) -> tuple[Shape, F32] | None:
+    """Grey pawn ``i``'s own pixels at calibration, when neither his object nor the whole
+    of it is nearest his colour: within the mask's object at (x, y) (``whole``, light's
+    pixels and all), those within ``GREY_NEAR`` Lab of his colour blob's colour and nearer
+    it than any other pawn's, the piece of them at (x, y) (else the largest), if
+    ``GREY_LEAST`` half-res px or more; its median colour.
+
+    A dark grey pawn on a pale card of no hue is what a shadow over it looks like: light
+    explains his body, his object is the card's art left beside him, and the mask's object
+    taken whole is mostly his shadow (DEV design 8, seed 5 #48-#53: their medians L 93 and
+    88, his grey L 39); the white pawn on a card of his own grey likewise (fresh decks 6026
+    and 6035, 6000-6099 seed 43). He was learned no look, and the second look never named
+    him. Only at calibration, where his colour blob has found him."""
+    _, labels, stats, _ = whole
+    k = _label_at(labels, x, y)
+    if not k:
+        return None
+    x0, y0, w, h = (int(v) for v in stats[k][:4])
+    box = (slice(y0, y0 + h), slice(x0, x0 + w))
+    seen = lab[::2, ::2][box]
+    dist = np.linalg.norm(seen[..., None, :] - colours, axis=-1)  # (h, w, pawns)
+    others = np.delete(dist, i, axis=-1).min(axis=-1)
+    near = (labels[box] == k) & (dist[..., i] < GREY_NEAR) & (dist[..., i] < others)
+    n, pieces, piece_stats, cents = components(_opened(near.astype(np.uint8)))
+    if n < 2:
+        return None
+    j = _label_at(pieces, x - x0, y - y0) or 1 + int(np.argmax(piece_stats[1:, 4]))
+    px, py, pw, ph, area = (int(v) for v in piece_stats[j])
+    if area < GREY_LEAST:
+        return None
+    cx, cy = x0 + float(cents[j][0]), y0 + float(cents[j][1])
+    shape = Shape(j, x0 + px, y0 + py, pw, ph, area, 2 * cx + 0.5, 2 * cy + 0.5)
+    colour: F32 = median(seen[pieces == j], axis=0)
+    return shape, colour
+
+
+GREY_NEAR = 12.0  # Lab: a pixel this near a grey pawn's colour (and nearest it) is his
+GREY_LEAST = 8  # half-res px: fewer of his own pixels are no object of his to learn
 LEARNED_FOR_AREA = 3  # pawns' objects learned before an unlearned one borrows their size
 
 

@@ -659,6 +659,43 @@ def test_a_grey_pawn_joined_to_his_shadow_at_calibration_is_learned_from_his_cor
     assert learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours).areas[4] == 0
 
 
+def test_a_grey_pawn_inside_a_wider_object_not_his_is_learned_from_his_own_pixels() -> None:
+    # Austro's 8 x 8 board px body inside a 6 px ring of another colour, as one object:
+    # neither its whole median nor its core (less a half-res pixel of rim) is his grey, nor
+    # is the mask's object taken whole; his own pixels in it are (DEV design 8: a dark grey
+    # pawn on a pale card, light explaining his body and his shadow around it).
+    ref = _board()
+    lab = ref.copy()
+    centres = _learned_at()
+    for i in range(4):
+        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
+    x, y = (2 * round(v / 2) for v in centres[4])
+    ring = (50.0, -35.0, 25.0)
+    lab[y - 10 : y + 10, x - 10 : x + 10] = ring
+    lab[y - 4 : y + 4, x - 4 : x + 4] = LOOKS.colours[4]
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    labels, shapes = objects(lab, ref, mask)
+    whole, core = pawn_objects._median_colour(lab, labels, shapes[labels[y // 2, x // 2] - 1])
+    np.testing.assert_allclose((whole, core), (ring, ring))
+    looks = learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+    assert looks.areas[4] == 16  # 4 x 4 half-res px
+    np.testing.assert_allclose(looks.colours[4], LOOKS.colours[4])
+    # (fewer of his pixels than GREY_LEAST are none of his to learn)
+    lab[y - 10 : y + 10, x - 10 : x + 10] = ring
+    lab[y - 2 : y + 2, x - 2 : x + 2] = LOOKS.colours[4]
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    assert learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours).areas[4] == 0
+
+
+@pytest.mark.slow
+def test_a_dark_pawn_light_explains_at_calibration_is_named_in_readings() -> None:
+    # DEV design 8 (`pawn_diag.py --seed 5`, per setup 6, #52): Austro on a pale card in the
+    # pawns photo, his object the card's art beside him; learned no look, the second look
+    # could not name him where the first missed him.
+    truth, seen, _ = pawn_seen(DEV_DESIGNS, 5, 52, Spirit.AUSTRO)
+    assert truth is not None and seen == truth
+
+
 @pytest.mark.slow
 def test_a_dark_pawn_joined_to_his_shadow_at_calibration_is_named_in_readings() -> None:
     # Fresh deck 8028 (`pawn_diag.py --designs 8000-8999 --seed 19`, per setup 6, #168):
