@@ -631,32 +631,45 @@ def test_a_white_pawn_mostly_light_at_calibration_is_learned_from_its_whole_obje
     _named_only_with(monkeypatch, photo, "_grey_whole_look", lambda *args: None)
 
 
+RING = (50.0, -35.0, 25.0)  # a green shade around Austro, nearest Etesia's colour
+
+
+def _austro_in_a_ring(
+    ring: int, body: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The pawns photo (Lab) and the solved one: the other pawns as in LOOKS, and Austro's
+    ``2 body`` board px square of his grey inside a ``2 ring`` px square of RING; the
+    residual's mask, and where Austro stands (board px)."""
+    ref = _board()
+    lab = ref.copy()
+    for i in range(4):
+        _put(lab, tuple(_learned_at()[i]), tuple(LOOKS.colours[i]), seed=i)
+    x, y = (2 * round(v / 2) for v in _learned_at()[4])
+    lab[y - ring : y + ring, x - ring : x + ring] = RING
+    lab[y - body : y + body, x - body : x + body] = LOOKS.colours[4]
+    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    return lab, ref, mask, (x, y)
+
+
+def _learned(lab: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> PawnLooks:
+    return learn_looks(lab, ref, mask, _learned_at(), np.zeros((5, 2)), LOOKS.colours)
+
+
 def test_a_grey_pawn_joined_to_his_shadow_at_calibration_is_learned_from_his_core() -> None:
     # Austro's 8 x 8 board px object inside a 2 px ring of shadow on the card, as one
     # object: the ring is most of it at half resolution, so the whole median is the ring's
     # (nearest Etesia's colour); the core, the object less its rim, is his own grey.
-    ref = _board()
-    lab = ref.copy()
-    centres = _learned_at()
-    for i in range(4):
-        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
-    x, y = (2 * round(v / 2) for v in centres[4])
-    ring = (50.0, -35.0, 25.0)
-    lab[y - 6 : y + 6, x - 6 : x + 6] = ring
-    lab[y - 4 : y + 4, x - 4 : x + 4] = LOOKS.colours[4]
-    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    lab, ref, mask, (x, y) = _austro_in_a_ring(6, 4)
     labels, shapes = objects(lab, ref, mask)
     austro = shapes[labels[y // 2, x // 2] - 1]
     whole, core = pawn_objects._median_colour(lab, labels, austro)
-    np.testing.assert_allclose(whole, ring)
+    np.testing.assert_allclose(whole, RING)
     np.testing.assert_allclose(core, LOOKS.colours[4])
-    looks = learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+    looks = _learned(lab, ref, mask)
     assert looks.areas[4] == austro.area
     np.testing.assert_allclose(looks.colours[4], LOOKS.colours[4])
     # (nor does a ring alone, no core of his grey, teach him a look)
-    lab[y - 4 : y + 4, x - 4 : x + 4] = ring
-    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
-    assert learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours).areas[4] == 0
+    assert _learned(*_austro_in_a_ring(6, 0)[:3]).areas[4] == 0
 
 
 def test_a_grey_pawn_inside_a_wider_object_not_his_is_learned_from_his_own_pixels() -> None:
@@ -664,27 +677,15 @@ def test_a_grey_pawn_inside_a_wider_object_not_his_is_learned_from_his_own_pixel
     # neither its whole median nor its core (less a half-res pixel of rim) is his grey, nor
     # is the mask's object taken whole; his own pixels in it are (DEV design 8: a dark grey
     # pawn on a pale card, light explaining his body and his shadow around it).
-    ref = _board()
-    lab = ref.copy()
-    centres = _learned_at()
-    for i in range(4):
-        _put(lab, tuple(centres[i]), tuple(LOOKS.colours[i]), seed=i)
-    x, y = (2 * round(v / 2) for v in centres[4])
-    ring = (50.0, -35.0, 25.0)
-    lab[y - 10 : y + 10, x - 10 : x + 10] = ring
-    lab[y - 4 : y + 4, x - 4 : x + 4] = LOOKS.colours[4]
-    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
+    lab, ref, mask, (x, y) = _austro_in_a_ring(10, 4)
     labels, shapes = objects(lab, ref, mask)
     whole, core = pawn_objects._median_colour(lab, labels, shapes[labels[y // 2, x // 2] - 1])
-    np.testing.assert_allclose((whole, core), (ring, ring))
-    looks = learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours)
+    np.testing.assert_allclose((whole, core), (RING, RING))
+    looks = _learned(lab, ref, mask)
     assert looks.areas[4] == 16  # 4 x 4 half-res px
     np.testing.assert_allclose(looks.colours[4], LOOKS.colours[4])
     # (fewer of his pixels than GREY_LEAST are none of his to learn)
-    lab[y - 10 : y + 10, x - 10 : x + 10] = ring
-    lab[y - 2 : y + 2, x - 2 : x + 2] = LOOKS.colours[4]
-    mask = (np.abs(lab - ref).sum(axis=-1) > 3).astype(np.uint8)
-    assert learn_looks(lab, ref, mask, centres, np.zeros((5, 2)), LOOKS.colours).areas[4] == 0
+    assert _learned(*_austro_in_a_ring(10, 2)[:3]).areas[4] == 0
 
 
 @pytest.mark.slow
