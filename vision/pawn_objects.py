@@ -374,11 +374,11 @@ def _grey_own_pixels(
     colours: F32,
     i: int,
 ) -> tuple[Shape, F32] | None:
-    """Grey pawn ``i``'s own pixels at calibration, when neither his object nor the whole
-    of it is nearest his colour: within the mask's object at (x, y) (``whole``, light's
-    pixels and all), those within ``GREY_NEAR`` Lab of his colour blob's colour and nearer
-    it than any other pawn's, the piece of them at (x, y) (else the largest), if
-    ``GREY_LEAST`` half-res px or more; its median colour.
+    """Grey pawn ``i``'s own pixels at calibration, when neither his object, nor the mask's
+    object taken whole, nor his object's core is nearest his colour: within the mask's
+    object at (x, y) (``whole``, light's pixels and all), those within ``GREY_NEAR`` Lab of
+    his colour blob's colour and nearer it than any other pawn's, the piece of them at
+    (x, y) (else the largest), if ``GREY_LEAST`` half-res px or more; its median colour.
 
     A dark grey pawn on a pale card of no hue is what a shadow over it looks like: light
     explains his body, his object is the card's art left beside him, and the mask's object
