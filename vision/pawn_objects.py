@@ -541,10 +541,13 @@ def second_look(
                 reach = [t for t in taken if t[:2] != placed[on[0]]]
         if seen_as is labels and s.area < smallest:
             grown = taken_whole(s, smallest)
-            if grown is None:
+            if grown is not None:
+                s, seen_as = grown
+            elif s.area < NAMED_AREA * float(learned.min()):
                 trace.append((s.cx, s.cy, "small"))  # (no pawn's size, nor a rival's)
                 continue
-            s, seen_as = grown
+            # (else looked at as it is: it may be named down to NAMED_AREA, fresh 8002
+            # seed 19 #13's Jugo; docs/vision.md, "Pawns and gems")
         beside = cell_of(geometry, s.cx, s.cy).outside
         v = _verdict(s, lab, expected, seen_as, looks, learned_at, field, reach, pitch, beside)
         if v.pawn is not None and seen_as is labels and s.area < MIN_AREA * looks.areas[v.pawn]:

@@ -711,6 +711,15 @@ def test_a_pawn_showing_under_half_of_his_calibration_object_is_named() -> None:
 
 
 @pytest.mark.slow
+def test_a_pawn_too_small_to_grow_whole_is_still_named_down_to_named_area() -> None:
+    # Fresh deck 8002 (`pawn_diag.py --designs 8000-8099 --seed 19`, per setup 6, #13): a
+    # Jugo under MIN_AREA x the smallest learned object that cannot be grown whole; passed
+    # over as "small" before, though naming goes down to NAMED_AREA.
+    truth, seen, _ = pawn_seen(range(8000, 9000), 19, 13, Spirit.JUGO)
+    assert truth is not None and seen == truth
+
+
+@pytest.mark.slow
 def test_a_dark_pawn_joined_to_his_shadow_at_calibration_is_named_in_readings() -> None:
     # Fresh deck 8028 (`pawn_diag.py --designs 8000-8999 --seed 19`, per setup 6, #168):
     # Austro learned no look at calibration (his object's whole median nearer Borea's
